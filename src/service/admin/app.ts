@@ -1,0 +1,74 @@
+/**
+ * The read-only Admin API under /admin/v1: every request authenticated (except the OpenAPI
+ * description), every answer JSON, every failure the error body of spec section 7.
+ */
+import { Hono } from 'hono';
+import type { Clock } from '../domain/clock';
+import { jsonResponse } from '../http/json';
+import type { Store } from '../store/store';
+import { authenticate, requireScope, type AdminEnv } from './auth';
+import { CursorCodec } from './cursor';
+import {
+  contentViewsEndpoint,
+  memberEventsEndpoint,
+  membersEndpoint,
+  membershipsEndpoint,
+  plansEndpoint,
+  plansWithCounts,
+} from './endpoints';
+import { AdminError, notFound } from './errors';
+import { listHandler } from './list-endpoint';
+import { openApiDocument } from './openapi';
+import { RateLimiter, type RateLimit } from './rate-limit';
+import { toSite } from './serialize';
+
+export interface AdminApiOptions {
+  store: Store;
+  clock: Clock;
+  /** Signs cursors; keep it stable across restarts or open cursors stop working. */
+  cursorSecret: string;
+  /** Per key; omit for no limit. */
+  rateLimit?: RateLimit;
+}
+
+export const ADMIN_BASE_PATH = '/admin/v1';
+
+export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOptions): Hono<AdminEnv> {
+  const app = new Hono<AdminEnv>();
+  const cursors = new CursorCodec(cursorSecret);
+  const openApiBody = JSON.stringify(openApiDocument);
+
+  app.get('/openapi.json', () => new Response(openApiBody, { headers: { 'content-type': 'application/json' } }));
+
+  app.use('*', authenticate(store, clock, rateLimit && new RateLimiter(rateLimit)));
+
+  // Any valid key reads its own site: the spec lists no 404 for /sites, so no scope guards it.
+  app.get('/sites', async (c) => {
+    const site = c.get('site');
+    return jsonResponse([toSite(site, await store.siteMetrics(site.id))], 200, { 'x-total-count': '1' });
+  });
+
+  app.get('/plans/:id', async (c) => {
+    requireScope(c.get('key'), 'read.plans');
+    const id = c.req.param('id');
+    // The spec lists no 400 here: an id that cannot exist is simply not found.
+    const plan = /^\d{1,15}$/.test(id) ? await store.getPlan(c.get('site').id, Number(id)) : undefined;
+    if (!plan) throw notFound(`No plan with id ${JSON.stringify(id.slice(0, 50))}`);
+    const [wire] = await plansWithCounts(store, plan.siteId, [plan]);
+    return jsonResponse(wire);
+  });
+
+  for (const endpoint of [plansEndpoint, membersEndpoint, membershipsEndpoint, memberEventsEndpoint, contentViewsEndpoint]) {
+    app.get(endpoint.path, listHandler(endpoint as never, store, cursors));
+  }
+
+  // Known paths answer other methods with 405: the API is read-only by design, not by accident.
+  for (const path of ['/sites', '/plans', '/plans/:id', '/members', '/memberships', '/memberEvents', '/contentLibrary/views', '/openapi.json']) {
+    app.all(path, () => {
+      throw AdminError.of(405, 'methodNotAllowed', 'The Admin API is read-only: use GET', 'base', { allow: 'GET, HEAD' });
+    });
+  }
+
+  app.notFound(() => notFound('No such endpoint').toResponse());
+  return app;
+}

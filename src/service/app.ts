@@ -1,0 +1,39 @@
+/**
+ * The whole service as one fetch-standard app: the same `fetch` runs under node:http
+ * (`svc serve`) and inside MSW (mock-server/). Platform pieces are passed in.
+ */
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { adminApi, ADMIN_BASE_PATH } from './admin/app';
+import { AdminError } from './admin/errors';
+import type { RateLimit } from './admin/rate-limit';
+import { log } from './diagnostics';
+import { systemClock, type Clock } from './domain/clock';
+import { jsonResponse } from './http/json';
+import type { Store } from './store/store';
+
+export interface ServiceOptions {
+  store: Store;
+  clock?: Clock;
+  /** Admin API requests per key; omit for no limit. */
+  adminRateLimit?: RateLimit;
+}
+
+export async function createServiceApp({ store, clock = systemClock, adminRateLimit }: ServiceOptions): Promise<Hono> {
+  const cursorSecret = await store.secret('admin-cursor', () => randomBytes(32).toString('base64url'));
+  const app = new Hono();
+
+  app.get('/healthz', () => jsonResponse({ ok: true }));
+  app.route(
+    ADMIN_BASE_PATH,
+    adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
+  );
+
+  app.onError((error) => {
+    if (error instanceof AdminError) return error.toResponse();
+    log.error('request failed', error);
+    return AdminError.of(500, 'internalError', 'The service failed to answer; the failure is logged').toResponse();
+  });
+  app.notFound(() => AdminError.of(404, 'notFound', 'No such endpoint').toResponse());
+  return app;
+}

@@ -1,0 +1,116 @@
+/**
+ * The rules of 2.2 for a plan a site owner defines: which fields each type takes, the
+ * PlanExpiration modes, and the cross-field rules (trial xor sign-up fee, tax description only
+ * with a tax percentage, a fixed billing date only on monthly or yearly subscriptions, its
+ * `month` only for yearly ones and never a day the month does not have).
+ */
+import { z } from 'zod';
+import { INTERVAL_UNITS, PLAN_STATUSES } from '../../contract/admin';
+
+const positiveInt = z.number().int().positive();
+const money = z.number().finite().nonnegative();
+const isoDateTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
+
+const interval = z.strictObject({ count: positiveInt.max(1000), unit: z.enum(INTERVAL_UNITS) });
+
+export const planExpirationSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('none') }),
+  z.strictObject({ mode: z.literal('interval'), count: positiveInt.max(1000), unit: z.enum(INTERVAL_UNITS) }),
+  z.strictObject({ mode: z.literal('specificTime'), expiresAt: isoDateTime }),
+]);
+
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
+  .transform((c) => c.toLowerCase());
+
+const tax = {
+  taxPercentage: z.number().finite().min(0).max(100).optional(),
+  taxDescription: z.string().min(1).max(5000).optional(),
+};
+const recurring = {
+  interval,
+  trialPeriodDays: positiveInt.max(730).optional(),
+  signupFee: money.optional(),
+};
+
+type Ctx = z.core.$RefinementCtx;
+
+function taxRule(b: { taxPercentage?: number; taxDescription?: string }, ctx: Ctx) {
+  if (b.taxDescription !== undefined && b.taxPercentage === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['taxDescription'], message: 'is allowed only together with taxPercentage' });
+  }
+}
+function trialOrFeeRule(b: { trialPeriodDays?: number; signupFee?: number }, ctx: Ctx) {
+  if (b.trialPeriodDays !== undefined && b.signupFee !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['signupFee'], message: 'cannot be combined with trialPeriodDays' });
+  }
+}
+
+/** Days in a month of a leap year: a yearly billing date of 29 February is allowed. */
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function billingDateRule(
+  b: { interval: { unit: string }; billingDate?: { day: number; month?: number } },
+  ctx: Ctx,
+) {
+  const date = b.billingDate;
+  if (!date) return;
+  if (b.interval.unit === 'month') {
+    if (date.month !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['billingDate', 'month'], message: 'is only for yearly plans' });
+    }
+  } else if (b.interval.unit === 'year') {
+    if (date.month === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['billingDate', 'month'], message: 'is required for yearly plans' });
+    } else if (date.day > DAYS_IN_MONTH[date.month - 1]!) {
+      ctx.addIssue({ code: 'custom', path: ['billingDate', 'day'], message: `month ${date.month} has no day ${date.day}` });
+    }
+  } else {
+    ctx.addIssue({ code: 'custom', path: ['billingDate'], message: 'needs a monthly or yearly interval' });
+  }
+}
+
+const oneTimeBilling = z
+  .strictObject({ price: money, currency, ...tax })
+  .superRefine(taxRule);
+const multiPaymentBilling = z
+  .strictObject({ price: money, currency, ...tax, ...recurring, paymentCountRequired: z.number().int().min(2).max(1000) })
+  .superRefine((b, ctx) => {
+    taxRule(b, ctx);
+    trialOrFeeRule(b, ctx);
+  });
+const subscriptionBilling = z
+  .strictObject({
+    price: money,
+    currency,
+    ...tax,
+    ...recurring,
+    billingDate: z.strictObject({ day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).optional() }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    taxRule(b, ctx);
+    trialOrFeeRule(b, ctx);
+    billingDateRule(b, ctx);
+  });
+
+const url = z.url({ protocol: /^https?$/ }).max(2000);
+
+const common = {
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(20_000).optional(),
+  status: z.enum(PLAN_STATUSES).default('enabled'),
+  isPublic: z.boolean().default(true),
+  contentUrl: url.optional(),
+  welcomeUrl: url.optional(),
+};
+
+/** What a site owner supplies to define a plan. `publicId`, `colorCode` and `createdAt` are assigned. */
+export const planDefinitionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ ...common, type: z.literal('free'), expiration: planExpirationSchema }),
+  z.strictObject({ ...common, type: z.literal('oneTimePayment'), expiration: planExpirationSchema, billing: oneTimeBilling }),
+  z.strictObject({ ...common, type: z.literal('multiPayment'), expiration: planExpirationSchema, billing: multiPaymentBilling }),
+  z.strictObject({ ...common, type: z.literal('subscription'), billing: subscriptionBilling }),
+]);
+
+export type PlanDefinition = z.input<typeof planDefinitionSchema>;

@@ -1,0 +1,52 @@
+/** Creating and changing sites: the rules for subdomain, domain, currency and locale. */
+import { z } from 'zod';
+import type { Store } from '../store/store';
+import type { SiteRecord } from '../store/records';
+import type { Clock } from './clock';
+import { parseOrThrow } from './validation';
+
+const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const siteInputSchema = z.strictObject({
+  subdomain: z.string().regex(label, 'must be 1-63 lowercase letters, digits or inner hyphens'),
+  name: z.string().trim().min(1).max(200).optional(),
+  domain: z
+    .string()
+    .toLowerCase()
+    .max(253)
+    .refine((d) => d.split('.').every((part) => label.test(part)), 'must be a host name such as example.com')
+    .optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
+    .transform((c) => c.toLowerCase())
+    .default('usd'),
+  locale: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter ISO 639-1 code')
+    .transform((l) => l.toLowerCase())
+    .default('en'),
+});
+export type SiteInput = z.input<typeof siteInputSchema>;
+
+/**
+ * A site without a custom domain gets `<subdomain>.localhost`: browsers resolve every
+ * `*.localhost` name to loopback, so a fresh site can be tried locally at once.
+ */
+export async function createSite(store: Store, clock: Clock, input: SiteInput): Promise<SiteRecord> {
+  const site = parseOrThrow(siteInputSchema, input);
+  return store.createSite({
+    subdomain: site.subdomain,
+    name: site.name ?? site.subdomain,
+    domain: site.domain ?? `${site.subdomain}.localhost`,
+    defaultCurrency: site.currency,
+    locale: site.locale,
+    adminApiEnabled: true,
+    createdAt: clock(),
+  });
+}
+
+/** Finds a site by numeric id or by subdomain, as the CLI accepts either. */
+export async function findSite(store: Store, ref: string): Promise<SiteRecord | undefined> {
+  return /^\d+$/.test(ref) ? store.getSite(Number(ref)) : store.getSiteBySubdomain(ref);
+}

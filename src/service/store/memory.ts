@@ -1,0 +1,307 @@
+/**
+ * The in-memory store: tests, the mock server, `SVC_DB=:memory:`-style throwaway runs.
+ * Rows live in arrays kept in id order, so keyset pages start with a binary search.
+ * Batches validate every row before inserting any, so a failing batch changes nothing.
+ */
+import type { SiteMetrics } from '../../contract/admin';
+import { ConflictError, MissingReferenceError } from './errors';
+import type { Page, PageRequest, Range } from './queries';
+import type {
+  ApiKeyRecord,
+  ContentViewRecord,
+  MemberEventRecord,
+  MemberRecord,
+  MembershipRecord,
+  NewContentNode,
+  NewContentSpace,
+  PlanRecord,
+  SiteRecord,
+} from './records';
+import type { Store } from './store';
+
+interface ContentNodeRow extends NewContentNode {
+  id: number;
+}
+interface ContentSpaceRow extends NewContentSpace {
+  id: number;
+}
+
+/** Rows of one kind in ascending id order, with lookup by id. */
+class Table<T extends { id: number }> {
+  readonly rows: T[] = [];
+  readonly byId = new Map<number, T>();
+  private nextId = 1;
+
+  insert(make: (id: number) => T): T {
+    const row = make(this.nextId++);
+    this.rows.push(row);
+    this.byId.set(row.id, row);
+    return row;
+  }
+
+  /** Keyset page: rows after `afterId` that match, ascending by id. */
+  page(page: PageRequest, matches: (row: T) => boolean): Page<T> {
+    const items: T[] = [];
+    for (let i = this.firstIndexAfter(page.afterId ?? 0); i < this.rows.length; i++) {
+      const row = this.rows[i]!;
+      if (!matches(row)) continue;
+      if (items.length === page.limit) return { items, hasMore: true };
+      items.push(row);
+    }
+    return { items, hasMore: false };
+  }
+
+  private firstIndexAfter(afterId: number): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rows[mid]!.id <= afterId) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+function inRange(value: number | undefined, range: Range | undefined): boolean {
+  if (!range) return true;
+  if (value === undefined) return false;
+  return (range.from === undefined || value >= range.from) && (range.to === undefined || value < range.to);
+}
+
+function eq<T>(wanted: T | undefined, actual: T): boolean {
+  return wanted === undefined || wanted === actual;
+}
+
+/** Records are handed out as copies so a caller's mutation cannot reach the store. */
+const copy = <T>(value: T): T => structuredClone(value);
+
+export function createMemoryStore(): Store {
+  const sites = new Table<SiteRecord>();
+  const plans = new Table<PlanRecord>();
+  const members = new Table<MemberRecord>();
+  const memberships = new Table<MembershipRecord>();
+  const events = new Table<MemberEventRecord>();
+  const spaces = new Table<ContentSpaceRow>();
+  const nodes = new Table<ContentNodeRow>();
+  const views = new Table<ContentViewRecord>();
+  const keys = new Table<ApiKeyRecord>();
+  const secrets = new Map<string, string>();
+  /** `${siteId}\n${email}` of every member, for the per-site unique e-mail rule. */
+  const memberEmails = new Set<string>();
+
+  function requireIn<T extends { siteId: number }>(
+    table: Table<T & { id: number }>,
+    siteId: number,
+    id: number,
+    field: string,
+  ): T {
+    const row = table.byId.get(id);
+    if (!row || row.siteId !== siteId) {
+      throw new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
+    }
+    return row;
+  }
+  function requireSite(siteId: number): void {
+    if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
+  }
+  const pageOf = <T>(page: Page<T>): Page<T> => ({ items: page.items.map(copy), hasMore: page.hasMore });
+
+  function distinctActiveMembers(siteId: number, include: (m: MembershipRecord) => boolean): number {
+    const seen = new Set<number>();
+    for (const m of memberships.rows) {
+      if (m.siteId === siteId && m.status === 'active' && include(m)) seen.add(m.memberId);
+    }
+    return seen.size;
+  }
+
+  return {
+    async secret(name, create) {
+      if (!secrets.has(name)) secrets.set(name, create());
+      return secrets.get(name)!;
+    },
+
+    async createSite(site) {
+      if (sites.rows.some((s) => s.subdomain === site.subdomain)) {
+        throw new ConflictError('subdomain', `subdomain ${site.subdomain} is taken`);
+      }
+      return copy(sites.insert((id) => ({ ...copy(site), id })));
+    },
+    async getSite(id) {
+      const site = sites.byId.get(id);
+      return site && copy(site);
+    },
+    async getSiteBySubdomain(subdomain) {
+      const site = sites.rows.find((s) => s.subdomain === subdomain);
+      return site && copy(site);
+    },
+    async listSites() {
+      return sites.rows.map(copy);
+    },
+    async updateSite(id, patch) {
+      const site = sites.byId.get(id);
+      if (!site) return undefined;
+      if (patch.adminApiEnabled !== undefined) site.adminApiEnabled = patch.adminApiEnabled;
+      return copy(site);
+    },
+    async siteMetrics(siteId): Promise<SiteMetrics> {
+      return {
+        activeMemberCount: distinctActiveMembers(siteId, () => true),
+        freeMemberCount: distinctActiveMembers(siteId, (m) => m.type === 'free'),
+        paidMemberCount: distinctActiveMembers(siteId, (m) => m.type !== 'free'),
+      };
+    },
+
+    async createPlan(plan) {
+      requireSite(plan.siteId);
+      if (plans.rows.some((p) => p.publicId === plan.publicId)) {
+        throw new ConflictError('publicId', `plan public id ${plan.publicId} is taken`);
+      }
+      return copy(plans.insert((id) => ({ ...copy(plan), id })));
+    },
+    async getPlan(siteId, id) {
+      const plan = plans.byId.get(id);
+      return plan && plan.siteId === siteId ? copy(plan) : undefined;
+    },
+    async listPlans(siteId, filter, page) {
+      return pageOf(
+        plans.page(page, (p) => p.siteId === siteId && eq(filter.type, p.type) && filter.statuses.includes(p.status)),
+      );
+    },
+    async countPlans(siteId, filter) {
+      return plans.rows.filter(
+        (p) => p.siteId === siteId && eq(filter.type, p.type) && filter.statuses.includes(p.status),
+      ).length;
+    },
+    async planActiveMemberCounts(siteId, planIds) {
+      const counts = new Map<number, number>();
+      for (const planId of planIds) {
+        counts.set(planId, distinctActiveMembers(siteId, (m) => m.planId === planId));
+      }
+      return counts;
+    },
+
+    async createMembers(batch) {
+      const taken = new Set<string>();
+      for (const m of batch) {
+        requireSite(m.siteId);
+        const key = `${m.siteId}\n${m.email}`;
+        if (taken.has(key) || memberEmails.has(key)) {
+          throw new ConflictError('email', `a member with e-mail ${m.email} exists`);
+        }
+        taken.add(key);
+      }
+      for (const key of taken) memberEmails.add(key);
+      return batch.map((m) => members.insert((id) => ({ ...copy(m), id })).id);
+    },
+    async listMembers(siteId, f, page) {
+      return pageOf(
+        members.page(
+          page,
+          (m) =>
+            m.siteId === siteId &&
+            eq(f.email, m.email) &&
+            eq(f.firstName, m.firstName) &&
+            eq(f.lastName, m.lastName) &&
+            eq(f.status, m.status) &&
+            inRange(m.createdAt, f.created),
+        ),
+      );
+    },
+
+    async createMemberships(batch) {
+      const resolved = batch.map((m) => {
+        requireIn(members, m.siteId, m.memberId, 'memberId');
+        const plan = requireIn(plans, m.siteId, m.planId, 'planId') as PlanRecord;
+        return { row: m, plan };
+      });
+      return resolved.map(
+        ({ row, plan }) =>
+          memberships.insert((id) => ({ ...copy(row), id, type: plan.type, planPublicId: plan.publicId })).id,
+      );
+    },
+    async listMemberships(siteId, f, page) {
+      return pageOf(
+        memberships.page(
+          page,
+          (m) =>
+            m.siteId === siteId &&
+            eq(f.planId, m.planId) &&
+            eq(f.memberId, m.memberId) &&
+            eq(f.status, m.status) &&
+            inRange(m.createdAt, f.created) &&
+            inRange(m.billingPeriodEnd, f.billingPeriodEnd) &&
+            inRange(m.expiresAt, f.expires),
+        ),
+      );
+    },
+
+    async createMemberEvents(batch) {
+      for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');
+      return batch.map((e) => events.insert((id) => ({ ...copy(e), id })).id);
+    },
+    async listMemberEvents(siteId, f, page) {
+      return pageOf(
+        events.page(
+          page,
+          (e) => e.siteId === siteId && eq(f.memberId, e.memberId) && inRange(e.createdAt, f.created),
+        ),
+      );
+    },
+
+    async createContentSpace(space) {
+      requireSite(space.siteId);
+      return spaces.insert((id) => ({ ...copy(space), id })).id;
+    },
+    async createContentNode(node) {
+      requireIn(spaces, node.siteId, node.spaceId, 'spaceId');
+      return nodes.insert((id) => ({ ...copy(node), id })).id;
+    },
+    async createContentViews(batch) {
+      const resolved = batch.map((v) => {
+        requireIn(members, v.siteId, v.memberId, 'memberId');
+        const node = requireIn(nodes, v.siteId, v.nodeId, 'nodeId') as ContentNodeRow;
+        return { row: v, node, space: spaces.byId.get(node.spaceId)! };
+      });
+      return resolved.map(
+        ({ row, node, space }) =>
+          views.insert((id) => ({
+            ...copy(row),
+            id,
+            node: { id: node.id, name: node.name, type: node.type },
+            space: { id: space.id, name: space.name },
+          })).id,
+      );
+    },
+    async listContentViews(siteId, f, page) {
+      return pageOf(
+        views.page(
+          page,
+          (v) =>
+            v.siteId === siteId &&
+            eq(f.memberId, v.memberId) &&
+            eq(f.nodeId, v.nodeId) &&
+            inRange(v.viewedAt, f.viewed),
+        ),
+      );
+    },
+
+    async createApiKey(key) {
+      requireSite(key.siteId);
+      if (keys.rows.some((k) => k.hash === key.hash)) throw new ConflictError('hash', 'key exists');
+      return copy(keys.insert((id) => ({ ...copy(key), id })));
+    },
+    async findApiKeyByHash(hash) {
+      const key = keys.rows.find((k) => k.hash === hash);
+      return key && copy(key);
+    },
+    async revokeApiKey(hash, at) {
+      const key = keys.rows.find((k) => k.hash === hash);
+      if (!key || key.revokedAt !== undefined) return false;
+      key.revokedAt = at;
+      return true;
+    },
+
+    async close() {},
+  };
+}

@@ -1,0 +1,54 @@
+/** Filters and keyset pages the store answers. Ranges include `from` and exclude `to`. */
+import type { MemberStatus, MembershipStatus, PlanStatus, PlanType } from '../../contract/admin';
+import type { EpochMs } from './records';
+
+export interface Range {
+  from?: EpochMs;
+  to?: EpochMs;
+}
+
+/** Keyset paging: items with `id > afterId`, ascending by id, at most `limit` of them. */
+export interface PageRequest {
+  afterId?: number;
+  limit: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** True when at least one more item matches after the last one returned. */
+  hasMore: boolean;
+}
+
+export interface PlanFilter {
+  type?: PlanType;
+  /** The statuses to include; never empty. */
+  statuses: readonly PlanStatus[];
+}
+
+export interface MemberFilter {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  status?: MemberStatus;
+  created?: Range;
+}
+
+export interface MembershipFilter {
+  planId?: number;
+  memberId?: number;
+  status?: MembershipStatus;
+  created?: Range;
+  billingPeriodEnd?: Range;
+  expires?: Range;
+}
+
+export interface MemberEventFilter {
+  memberId?: number;
+  created?: Range;
+}
+
+export interface ContentViewFilter {
+  memberId?: number;
+  nodeId?: number;
+  viewed?: Range;
+}

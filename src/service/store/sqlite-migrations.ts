@@ -1,0 +1,160 @@
+/**
+ * Versioned schema of the SQLite store. `MIGRATIONS[i]` takes a database from version i to
+ * i + 1 (`PRAGMA user_version`); each step runs in its own transaction. Append new steps,
+ * never edit shipped ones.
+ *
+ * Every row carries `site_id`. References to rows of the same site are composite foreign keys
+ * `(site_id, x_id) REFERENCES parent(site_id, id)` over a UNIQUE (site_id, id) index, so SQLite
+ * itself rejects a reference to another site's row, with no extra query per inserted row.
+ * Indexes on (site_id[, x_id]) end in the rowid implicitly, i.e. they are ordered by id within
+ * the prefix: keyset pages (`id > ? ORDER BY id LIMIT ?`) are range scans on them.
+ */
+import type Database from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  /* 1: initial schema */ `
+  CREATE TABLE sites (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    subdomain TEXT NOT NULL UNIQUE,
+    domain TEXT NOT NULL,
+    default_currency TEXT NOT NULL,
+    locale TEXT NOT NULL,
+    admin_api_enabled INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE plans (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    public_id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    status TEXT NOT NULL,
+    is_public INTEGER NOT NULL,
+    color_code TEXT NOT NULL,
+    content_url TEXT,
+    welcome_url TEXT,
+    created_at INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    -- {"expiration": …} and/or {"billing": …}, as the plan type has them
+    terms TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX plans_site_id ON plans (site_id, id);
+
+  CREATE TABLE members (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    email TEXT NOT NULL,
+    first_name TEXT,
+    last_name TEXT,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX members_site_id ON members (site_id, id);
+  CREATE UNIQUE INDEX members_site_email ON members (site_id, email);
+
+  CREATE TABLE memberships (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    plan_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    cancels_at INTEGER,
+    billing_period_end INTEGER,
+    payment_failure INTEGER NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id),
+    FOREIGN KEY (site_id, plan_id) REFERENCES plans (site_id, id)
+  );
+  CREATE INDEX memberships_site ON memberships (site_id);
+  CREATE INDEX memberships_site_member ON memberships (site_id, member_id);
+  CREATE INDEX memberships_site_plan ON memberships (site_id, plan_id);
+  -- covering, grouped by member: siteMetrics in one streaming pass
+  CREATE INDEX memberships_site_status_member ON memberships (site_id, status, member_id, type);
+  -- covering, grouped by plan then member: planActiveMemberCounts
+  CREATE INDEX memberships_site_plan_status_member ON memberships (site_id, plan_id, status, member_id);
+
+  CREATE TABLE member_events (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    event_type TEXT NOT NULL,
+    details TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id)
+  );
+  CREATE INDEX member_events_site ON member_events (site_id);
+  CREATE INDEX member_events_site_member ON member_events (site_id, member_id);
+
+  CREATE TABLE content_spaces (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    name TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX content_spaces_site_id ON content_spaces (site_id, id);
+
+  CREATE TABLE content_nodes (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    space_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    FOREIGN KEY (site_id, space_id) REFERENCES content_spaces (site_id, id)
+  );
+  CREATE UNIQUE INDEX content_nodes_site_id ON content_nodes (site_id, id);
+  CREATE INDEX content_nodes_site_space ON content_nodes (site_id, space_id);
+
+  CREATE TABLE content_views (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    node_id INTEGER NOT NULL,
+    viewed_at INTEGER NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id),
+    FOREIGN KEY (site_id, node_id) REFERENCES content_nodes (site_id, id)
+  );
+  CREATE INDEX content_views_site ON content_views (site_id);
+  CREATE INDEX content_views_site_member ON content_views (site_id, member_id);
+  CREATE INDEX content_views_site_node ON content_views (site_id, node_id);
+
+  CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER,
+    revoked_at INTEGER
+  );
+  CREATE INDEX api_keys_site ON api_keys (site_id);
+
+  CREATE TABLE secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];
+
+/**
+ * Brings the database up to the newest version this code knows; returns how many steps ran.
+ * Throws when the database was written by newer code.
+ */
+export function migrate(db: Database.Database): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this build supports (${MIGRATIONS.length}); ` +
+        'upgrade the service or use another database file',
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length - current;
+}

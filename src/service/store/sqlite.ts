@@ -1,0 +1,409 @@
+/**
+ * The SQLite store (better-sqlite3). Schema and its versions: ./sqlite-migrations.
+ * Same-site references are checked by composite foreign keys; only when an insert fails does a
+ * follow-up query find which field was wrong. Batches run in one transaction each.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SiteMetrics } from '../../contract/admin';
+import { ConflictError, MissingReferenceError } from './errors';
+import type { Page, PageRequest, PlanFilter, Range } from './queries';
+import type {
+  ApiKeyRecord,
+  ContentViewRecord,
+  MemberEventRecord,
+  MemberRecord,
+  MembershipRecord,
+  PlanRecord,
+  SiteRecord,
+} from './records';
+import { migrate } from './sqlite-migrations';
+import type { Store } from './store';
+
+type Row = Record<string, unknown>;
+type Value = string | number | null;
+
+/** Copies `value` to `record[key]` unless the column was NULL: absent optionals stay absent. */
+function opt(record: Row, key: string, value: unknown): void {
+  if (value !== null && value !== undefined) record[key] = value;
+}
+const orNull = (value: string | number | undefined): Value => value ?? null;
+
+const siteFrom = (r: Row): SiteRecord => ({
+  id: r.id as number,
+  name: r.name as string,
+  subdomain: r.subdomain as string,
+  domain: r.domain as string,
+  defaultCurrency: r.default_currency as string,
+  locale: r.locale as string,
+  adminApiEnabled: r.admin_api_enabled === 1,
+  createdAt: r.created_at as number,
+});
+
+function planFrom(r: Row): PlanRecord {
+  const plan: Row = {
+    id: r.id, siteId: r.site_id, publicId: r.public_id, name: r.name, status: r.status,
+    isPublic: r.is_public === 1, colorCode: r.color_code, createdAt: r.created_at, type: r.type,
+    ...(JSON.parse(r.terms as string) as Row),
+  };
+  opt(plan, 'description', r.description);
+  opt(plan, 'contentUrl', r.content_url);
+  opt(plan, 'welcomeUrl', r.welcome_url);
+  return plan as unknown as PlanRecord;
+}
+
+function memberFrom(r: Row): MemberRecord {
+  const member: Row = { id: r.id, siteId: r.site_id, email: r.email, status: r.status, createdAt: r.created_at };
+  opt(member, 'firstName', r.first_name);
+  opt(member, 'lastName', r.last_name);
+  return member as unknown as MemberRecord;
+}
+
+function membershipFrom(r: Row): MembershipRecord {
+  const m: Row = {
+    id: r.id, siteId: r.site_id, memberId: r.member_id, planId: r.plan_id, planPublicId: r.plan_public_id,
+    type: r.type, status: r.status, createdAt: r.created_at, paymentFailure: r.payment_failure === 1,
+  };
+  opt(m, 'expiresAt', r.expires_at);
+  opt(m, 'cancelsAt', r.cancels_at);
+  opt(m, 'billingPeriodEnd', r.billing_period_end);
+  return m as unknown as MembershipRecord;
+}
+
+const eventFrom = (r: Row): MemberEventRecord => ({
+  id: r.id as number,
+  siteId: r.site_id as number,
+  memberId: r.member_id as number,
+  eventType: r.event_type as MemberEventRecord['eventType'],
+  details: JSON.parse(r.details as string) as Record<string, unknown>,
+  createdAt: r.created_at as number,
+});
+
+const viewFrom = (r: Row): ContentViewRecord => ({
+  id: r.id as number,
+  siteId: r.site_id as number,
+  memberId: r.member_id as number,
+  nodeId: r.node_id as number,
+  viewedAt: r.viewed_at as number,
+  node: { id: r.node_id as number, name: r.node_name as string, type: r.node_type as ContentViewRecord['node']['type'] },
+  space: { id: r.space_id as number, name: r.space_name as string },
+});
+
+function apiKeyFrom(r: Row): ApiKeyRecord {
+  const key: Row = {
+    id: r.id, siteId: r.site_id, hash: r.hash, scopes: JSON.parse(r.scopes as string), createdAt: r.created_at,
+  };
+  opt(key, 'expiresAt', r.expires_at);
+  opt(key, 'revokedAt', r.revoked_at);
+  return key as unknown as ApiKeyRecord;
+}
+
+/** WHERE clause under construction: `site_id = ?` plus each filter that is set. */
+class Where {
+  readonly parts: string[];
+  readonly params: Value[];
+  constructor(column: string, siteId: number) {
+    this.parts = [`${column} = ?`];
+    this.params = [siteId];
+  }
+  /** `column` may carry a unary `+` so SQLite will not pick an index unordered by id for it. */
+  eq(column: string, value: Value | undefined): this {
+    if (value !== undefined) this.add(`${column} = ?`, value);
+    return this;
+  }
+  range(column: string, range: Range | undefined): this {
+    if (range?.from !== undefined) this.add(`${column} >= ?`, range.from);
+    if (range?.to !== undefined) this.add(`${column} < ?`, range.to);
+    return this;
+  }
+  add(sql: string, ...params: Value[]): this {
+    this.parts.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+  toString(): string {
+    return this.parts.join(' AND ');
+  }
+}
+
+/** Which column a UNIQUE failure names (`UNIQUE constraint failed: members.site_id, members.email`). */
+const UNIQUE_FIELDS: Array<[column: string, field: string]> = [
+  ['sites.subdomain', 'subdomain'],
+  ['plans.public_id', 'publicId'],
+  ['members.email', 'email'],
+  ['api_keys.hash', 'hash'],
+];
+
+function isConstraint(error: unknown, ...codes: string[]): error is Error & { code: string } {
+  return error instanceof Error && codes.includes((error as { code?: string }).code ?? '');
+}
+
+export function openSqliteStore(path: string): Store {
+  if (path !== '' && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: 5000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('cache_size = -65536');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const statements = new Map<string, Database.Statement>();
+  const sql = (text: string): Database.Statement => {
+    let statement = statements.get(text);
+    if (!statement) statements.set(text, (statement = db.prepare(text)));
+    return statement;
+  };
+  const first = (text: string, ...params: Value[]): Row | undefined => sql(text).get(...params) as Row | undefined;
+  const exists = (table: string, siteId: number, id: number): boolean =>
+    first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id) !== undefined;
+  const siteExists = (id: number): boolean => first('SELECT 1 FROM sites WHERE id = ?', id) !== undefined;
+
+  /** A keyset page: fetches limit + 1 rows to learn whether more follow. */
+  function page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: Row) => T): Page<T> {
+    where.add(`${idColumn} > ?`, req.afterId ?? 0);
+    const rows = sql(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`).all(...where.params, req.limit + 1) as Row[];
+    const hasMore = rows.length > req.limit;
+    return { items: (hasMore ? rows.slice(0, req.limit) : rows).map(map), hasMore };
+  }
+
+  /**
+   * Inserts every row in one transaction, returning the new ids in input order. On a broken
+   * rule it rolls back and throws the store error; `missing` names the bad reference of the
+   * failing row (queried only then).
+   */
+  function insertAll<T>(
+    rows: readonly T[],
+    insert: (row: T) => Database.RunResult,
+    missing: (row: T) => MissingReferenceError | undefined,
+  ): number[] {
+    let current = 0;
+    const run = db.transaction(() => {
+      const ids = new Array<number>(rows.length);
+      for (current = 0; current < rows.length; current++) ids[current] = Number(insert(rows[current]!).lastInsertRowid);
+      return ids;
+    });
+    try {
+      return run();
+    } catch (error) {
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
+        const hit = UNIQUE_FIELDS.find(([column]) => error.message.includes(column));
+        if (hit) throw new ConflictError(hit[1], `${hit[1]} is taken: ${error.message}`);
+      }
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_NOTNULL')) {
+        const reference = current < rows.length ? missing(rows[current]!) : undefined;
+        if (reference) throw reference;
+      }
+      throw error;
+    }
+  }
+  const noSite = (siteId: number) =>
+    siteExists(siteId) ? undefined : new MissingReferenceError('siteId', `site ${siteId} does not exist`);
+  const noRow = (table: string, field: string, siteId: number, id: number) =>
+    exists(table, siteId, id) ? undefined : new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
+
+  const insertMember = db.prepare(
+    'INSERT INTO members (site_id, email, first_name, last_name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertMembership = db.prepare(
+    `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
+       billing_period_end, payment_failure)
+     VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertEvent = db.prepare(
+    'INSERT INTO member_events (site_id, member_id, event_type, details, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertView = db.prepare('INSERT INTO content_views (site_id, member_id, node_id, viewed_at) VALUES (?, ?, ?, ?)');
+
+  const planWhere = (siteId: number, filter: PlanFilter) =>
+    new Where('site_id', siteId)
+      .eq('type', filter.type)
+      .add(`status IN (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses);
+  const getSite = (id: number) => {
+    const row = first('SELECT * FROM sites WHERE id = ?', id);
+    return row && siteFrom(row);
+  };
+
+  return {
+    async secret(name, create) {
+      const found = first('SELECT value FROM secrets WHERE name = ?', name);
+      if (found) return found.value as string;
+      sql('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, create());
+      return first('SELECT value FROM secrets WHERE name = ?', name)!.value as string;
+    },
+
+    async createSite(s) {
+      const [id] = insertAll(
+        [s],
+        (r) =>
+          sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+            r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt),
+        () => undefined,
+      );
+      return getSite(id!)!;
+    },
+    getSite: async (id) => getSite(id),
+    async getSiteBySubdomain(subdomain) {
+      const row = first('SELECT * FROM sites WHERE subdomain = ?', subdomain);
+      return row && siteFrom(row);
+    },
+    listSites: async () => (sql('SELECT * FROM sites ORDER BY id').all() as Row[]).map(siteFrom),
+    async updateSite(id, patch) {
+      const enabled = patch.adminApiEnabled === undefined ? null : patch.adminApiEnabled ? 1 : 0;
+      sql('UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled) WHERE id = ?').run(enabled, id);
+      return getSite(id);
+    },
+    async siteMetrics(siteId): Promise<SiteMetrics> {
+      const r = first(
+        `SELECT count(*) AS active, coalesce(sum(free), 0) AS free, coalesce(sum(paid), 0) AS paid FROM (
+           SELECT member_id, max(type = 'free') AS free, max(type <> 'free') AS paid FROM memberships
+           WHERE site_id = ? AND status = 'active' GROUP BY member_id)`,
+        siteId,
+      )!;
+      return { activeMemberCount: r.active as number, freeMemberCount: r.free as number, paidMemberCount: r.paid as number };
+    },
+
+    async createPlan(p) {
+      const terms = p.type === 'subscription' ? { billing: p.billing }
+        : p.type === 'free' ? { expiration: p.expiration } : { expiration: p.expiration, billing: p.billing };
+      const [id] = insertAll(
+        [p],
+        (r) =>
+          sql(`INSERT INTO plans (site_id, public_id, name, description, status, is_public, color_code, content_url,
+                 welcome_url, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+            r.siteId, r.publicId, r.name, orNull(r.description), r.status, r.isPublic ? 1 : 0, r.colorCode,
+            orNull(r.contentUrl), orNull(r.welcomeUrl), r.createdAt, r.type, JSON.stringify(terms)),
+        (r) => noSite(r.siteId),
+      );
+      return planFrom(first('SELECT * FROM plans WHERE id = ?', id!)!);
+    },
+    async getPlan(siteId, id) {
+      const row = first('SELECT * FROM plans WHERE site_id = ? AND id = ?', siteId, id);
+      return row && planFrom(row);
+    },
+    listPlans: async (siteId, filter, req) => page('SELECT * FROM plans', 'id', planWhere(siteId, filter), req, planFrom),
+    async countPlans(siteId, filter) {
+      const where = planWhere(siteId, filter);
+      return first(`SELECT count(*) AS n FROM plans WHERE ${where}`, ...where.params)!.n as number;
+    },
+    async planActiveMemberCounts(siteId, planIds) {
+      const rows = sql(
+        `SELECT plan_id, count(DISTINCT member_id) AS n FROM memberships
+         WHERE site_id = ? AND plan_id IN (SELECT value FROM json_each(?)) AND status = 'active' GROUP BY plan_id`,
+      ).all(siteId, JSON.stringify(planIds)) as Row[];
+      const counts = new Map<number, number>(planIds.map((id) => [id, 0]));
+      for (const r of rows) counts.set(r.plan_id as number, r.n as number);
+      return counts;
+    },
+
+    createMembers: async (members) =>
+      insertAll(
+        members,
+        (m) => insertMember.run(m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt),
+        (m) => noSite(m.siteId),
+      ),
+    listMembers: async (siteId, f, req) =>
+      page(
+        'SELECT * FROM members',
+        'id',
+        new Where('site_id', siteId).eq('email', f.email).eq('+first_name', f.firstName).eq('+last_name', f.lastName)
+          .eq('+status', f.status).range('+created_at', f.created),
+        req,
+        memberFrom,
+      ),
+
+    createMemberships: async (memberships) =>
+      insertAll(
+        memberships,
+        (m) =>
+          insertMembership.run(
+            m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt),
+            orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0),
+        (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
+      ),
+    listMemberships: async (siteId, f, req) =>
+      page(
+        'SELECT m.*, p.public_id AS plan_public_id FROM memberships m JOIN plans p ON p.id = m.plan_id',
+        'm.id',
+        new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
+          .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
+          .range('+m.expires_at', f.expires),
+        req,
+        membershipFrom,
+      ),
+
+    createMemberEvents: async (events) =>
+      insertAll(
+        events,
+        (e) => insertEvent.run(e.siteId, e.memberId, e.eventType, JSON.stringify(e.details), e.createdAt),
+        (e) => noRow('members', 'memberId', e.siteId, e.memberId),
+      ),
+    listMemberEvents: async (siteId, f, req) =>
+      page(
+        'SELECT * FROM member_events',
+        'id',
+        new Where('site_id', siteId).eq('member_id', f.memberId).range('+created_at', f.created),
+        req,
+        eventFrom,
+      ),
+
+    createContentSpace: async (space) =>
+      insertAll(
+        [space],
+        (s) => sql('INSERT INTO content_spaces (site_id, name) VALUES (?, ?)').run(s.siteId, s.name),
+        (s) => noSite(s.siteId),
+      )[0]!,
+    createContentNode: async (node) =>
+      insertAll(
+        [node],
+        (n) =>
+          sql('INSERT INTO content_nodes (site_id, space_id, name, type) VALUES (?, ?, ?, ?)').run(
+            n.siteId, n.spaceId, n.name, n.type),
+        (n) => noRow('content_spaces', 'spaceId', n.siteId, n.spaceId),
+      )[0]!,
+    createContentViews: async (views) =>
+      insertAll(
+        views,
+        (v) => insertView.run(v.siteId, v.memberId, v.nodeId, v.viewedAt),
+        (v) => noRow('members', 'memberId', v.siteId, v.memberId) ?? noRow('content_nodes', 'nodeId', v.siteId, v.nodeId),
+      ),
+    listContentViews: async (siteId, f, req) =>
+      page(
+        `SELECT v.*, n.name AS node_name, n.type AS node_type, s.id AS space_id, s.name AS space_name
+         FROM content_views v JOIN content_nodes n ON n.id = v.node_id JOIN content_spaces s ON s.id = n.space_id`,
+        'v.id',
+        new Where('v.site_id', siteId).eq('v.member_id', f.memberId).eq('v.node_id', f.nodeId)
+          .range('+v.viewed_at', f.viewed),
+        req,
+        viewFrom,
+      ),
+
+    async createApiKey(key) {
+      const [id] = insertAll(
+        [key],
+        (k) =>
+          sql('INSERT INTO api_keys (site_id, hash, scopes, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(
+            k.siteId, k.hash, JSON.stringify(k.scopes), k.createdAt, orNull(k.expiresAt)),
+        (k) => noSite(k.siteId),
+      );
+      return apiKeyFrom(first('SELECT * FROM api_keys WHERE id = ?', id!)!);
+    },
+    async findApiKeyByHash(hash) {
+      const row = first('SELECT * FROM api_keys WHERE hash = ?', hash);
+      return row && apiKeyFrom(row);
+    },
+    revokeApiKey: async (hash, at) =>
+      sql('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(at, hash).changes > 0,
+
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

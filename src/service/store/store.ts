@@ -1,0 +1,94 @@
+/**
+ * The store interface. Asynchronous throughout, although SQLite and memory could answer at
+ * once: a PostgreSQL store must slot in later without touching a caller (DESIGN.md).
+ *
+ * Every implementation passes the shared contract suite in test/store-contract.ts.
+ * Creation methods take batches and run each batch in one transaction: all rows or none.
+ * They throw ConflictError / MissingReferenceError (./errors) on broken rules.
+ */
+import type { SiteMetrics } from '../../contract/admin';
+import type {
+  ApiKeyRecord,
+  ContentViewRecord,
+  MemberEventRecord,
+  MemberRecord,
+  MembershipRecord,
+  NewApiKey,
+  NewContentNode,
+  NewContentSpace,
+  NewContentView,
+  NewMember,
+  NewMemberEvent,
+  NewMembership,
+  NewPlan,
+  NewSite,
+  PlanRecord,
+  SitePatch,
+  SiteRecord,
+} from './records';
+import type {
+  ContentViewFilter,
+  MemberEventFilter,
+  MemberFilter,
+  MembershipFilter,
+  Page,
+  PageRequest,
+  PlanFilter,
+} from './queries';
+
+export interface Store {
+  /** Returns the named secret, creating it with `create()` the first time; stable across restarts. */
+  secret(name: string, create: () => string): Promise<string>;
+
+  createSite(site: NewSite): Promise<SiteRecord>;
+  getSite(id: number): Promise<SiteRecord | undefined>;
+  getSiteBySubdomain(subdomain: string): Promise<SiteRecord | undefined>;
+  listSites(): Promise<SiteRecord[]>;
+  /** Returns the updated site, or undefined when there is none with that id. */
+  updateSite(id: number, patch: SitePatch): Promise<SiteRecord | undefined>;
+  /**
+   * Distinct members with at least one active membership: on any plan, on a free plan, on a
+   * paid plan (any other type). A member on both a free and a paid plan counts in both.
+   */
+  siteMetrics(siteId: number): Promise<SiteMetrics>;
+
+  createPlan(plan: NewPlan): Promise<PlanRecord>;
+  getPlan(siteId: number, id: number): Promise<PlanRecord | undefined>;
+  listPlans(siteId: number, filter: PlanFilter, page: PageRequest): Promise<Page<PlanRecord>>;
+  countPlans(siteId: number, filter: PlanFilter): Promise<number>;
+  /** Distinct members with an active membership, per plan id asked for (0 when none). */
+  planActiveMemberCounts(siteId: number, planIds: readonly number[]): Promise<Map<number, number>>;
+
+  createMembers(members: readonly NewMember[]): Promise<number[]>;
+  listMembers(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberRecord>>;
+
+  createMemberships(memberships: readonly NewMembership[]): Promise<number[]>;
+  listMemberships(
+    siteId: number,
+    filter: MembershipFilter,
+    page: PageRequest,
+  ): Promise<Page<MembershipRecord>>;
+
+  createMemberEvents(events: readonly NewMemberEvent[]): Promise<number[]>;
+  listMemberEvents(
+    siteId: number,
+    filter: MemberEventFilter,
+    page: PageRequest,
+  ): Promise<Page<MemberEventRecord>>;
+
+  createContentSpace(space: NewContentSpace): Promise<number>;
+  createContentNode(node: NewContentNode): Promise<number>;
+  createContentViews(views: readonly NewContentView[]): Promise<number[]>;
+  listContentViews(
+    siteId: number,
+    filter: ContentViewFilter,
+    page: PageRequest,
+  ): Promise<Page<ContentViewRecord>>;
+
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Marks the key revoked at `at`. False when no such key exists (or it was revoked already). */
+  revokeApiKey(hash: string, at: number): Promise<boolean>;
+
+  close(): Promise<void>;
+}
