@@ -12,16 +12,13 @@ import type {
   MemberEventRecord,
   MemberRecord,
   MembershipRecord,
-  NewContentNode,
+  ContentNodeRecord,
   NewContentSpace,
   PlanRecord,
   SiteRecord,
 } from './records';
 import type { Store } from './store';
 
-interface ContentNodeRow extends NewContentNode {
-  id: number;
-}
 interface ContentSpaceRow extends NewContentSpace {
   id: number;
 }
@@ -83,7 +80,7 @@ export function createMemoryStore(): Store {
   const memberships = new Table<MembershipRecord>();
   const events = new Table<MemberEventRecord>();
   const spaces = new Table<ContentSpaceRow>();
-  const nodes = new Table<ContentNodeRow>();
+  const nodes = new Table<ContentNodeRecord>();
   const views = new Table<ContentViewRecord>();
   const keys = new Table<ApiKeyRecord>();
   const secrets = new Map<string, string>();
@@ -257,10 +254,13 @@ export function createMemoryStore(): Store {
       requireIn(spaces, node.siteId, node.spaceId, 'spaceId');
       return nodes.insert((id) => ({ ...copy(node), id })).id;
     },
+    async listContentNodes(siteId) {
+      return nodes.rows.filter((n) => n.siteId === siteId).map(copy);
+    },
     async createContentViews(batch) {
       const resolved = batch.map((v) => {
         requireIn(members, v.siteId, v.memberId, 'memberId');
-        const node = requireIn(nodes, v.siteId, v.nodeId, 'nodeId') as ContentNodeRow;
+        const node = requireIn(nodes, v.siteId, v.nodeId, 'nodeId') as ContentNodeRecord;
         return { row: v, node, space: spaces.byId.get(node.spaceId)! };
       });
       return resolved.map(

@@ -107,6 +107,9 @@ export interface NewContentNode {
   name: string;
   type: ContentNodeType;
 }
+export interface ContentNodeRecord extends NewContentNode {
+  id: number;
+}
 export interface NewContentView {
   siteId: number;
   memberId: number;

@@ -9,6 +9,7 @@
 import type { SiteMetrics } from '../../contract/admin';
 import type {
   ApiKeyRecord,
+  ContentNodeRecord,
   ContentViewRecord,
   MemberEventRecord,
   MemberRecord,
@@ -78,6 +79,8 @@ export interface Store {
 
   createContentSpace(space: NewContentSpace): Promise<number>;
   createContentNode(node: NewContentNode): Promise<number>;
+  /** The site's content items, by id. */
+  listContentNodes(siteId: number): Promise<ContentNodeRecord[]>;
   createContentViews(views: readonly NewContentView[]): Promise<number[]>;
   listContentViews(
     siteId: number,

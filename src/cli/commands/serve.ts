@@ -1,0 +1,47 @@
+import { parseArgs } from 'node:util';
+import { SCOPES } from '../../contract/admin';
+import { issueApiKey } from '../../service/auth/api-keys';
+import { createServiceApp } from '../../service/app';
+import { systemClock } from '../../service/domain/clock';
+import { listen } from '../../service/server';
+import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
+import { openSqliteStore } from '../../service/store/sqlite';
+import { dbPath, serveConfig } from '../config';
+import type { Io } from '../io';
+
+export const SERVE_USAGE = ['svc serve [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT)'];
+
+/** Serves until SIGINT/SIGTERM. On an empty database it seeds the demo site first. */
+export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const { values } = parseArgs({ args, options: { db: { type: 'string' } } });
+  const config = serveConfig(env);
+  const path = dbPath(values.db, env);
+  const store = openSqliteStore(path);
+  let demoKey: string | undefined;
+  if ((await store.listSites()).length === 0) {
+    const { site } = await ensureDemoSite(store, systemClock);
+    await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
+    demoKey = (await issueApiKey(store, systemClock, { siteId: site.id, scopes: [...SCOPES] })).key;
+  }
+  const app = await createServiceApp({ store, clock: systemClock, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
+  const server = await listen(app, config.port, config.host);
+  // The key goes out first: a script that waits for "serving on" then has it already.
+  if (demoKey) io.out(demoKey);
+  io.err(`serving on ${server.url} (database ${path})`);
+  io.err(`Admin API:  ${server.url}/admin/v1/sites   (OpenAPI: ${server.url}/admin/v1/openapi.json)`);
+  if (demoKey) {
+    io.err('seeded the demo site (subdomain demo) with 300 members; its Admin API key (all scopes) is the line on stdout, shown once');
+    io.err(`try: curl -H "Authorization: Bearer ${demoKey}" ${server.url}/admin/v1/members`);
+  } else {
+    io.err('make an Admin API key with: npx svc keys create --site demo --scopes ' + SCOPES.join(','));
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  io.err('stopping');
+  await server.close();
+  await store.close();
+  return 0;
+}

@@ -1,0 +1,44 @@
+/** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
+import { ValidationError } from '../service/domain/validation';
+import { ConflictError } from '../service/store/errors';
+import { keysCommand, KEYS_USAGE } from './commands/keys';
+import { seedCommand, SEED_USAGE } from './commands/seed';
+import { serveCommand, SERVE_USAGE } from './commands/serve';
+import { sitesCommand, SITES_USAGE } from './commands/sites';
+import { UsageError } from './config';
+import { processIo, type Io } from './io';
+
+const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) => Promise<number>> = {
+  serve: serveCommand,
+  seed: seedCommand,
+  sites: sitesCommand,
+  keys: keysCommand,
+};
+
+export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE].map((l) => `  ${l}`)].join('\n');
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.err(USAGE);
+    return 0;
+  }
+  const command = name === undefined ? undefined : COMMANDS[name];
+  try {
+    if (!command) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
+    return await command(args, env, io);
+  } catch (error) {
+    // parseArgs reports unknown or malformed options with these codes.
+    const code = (error as { code?: string }).code ?? '';
+    if (error instanceof UsageError || error instanceof ValidationError || code.startsWith('ERR_PARSE_ARGS')) {
+      io.err((error as Error).message);
+      io.err(USAGE);
+      return 2;
+    }
+    if (error instanceof ConflictError) {
+      io.err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}

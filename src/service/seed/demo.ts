@@ -1,0 +1,183 @@
+/**
+ * Demo data: the `demo` site with plans of every type and a content library, and members with
+ * memberships, member events and content views that look like a real site's. Deterministic
+ * for a given seed, and fast enough for a million members (rows go to the store in batches).
+ */
+import { PLAN_STATUSES, type IntervalUnit, type PlanExpiration } from '../../contract/admin';
+import type { Clock } from '../domain/clock';
+import { definePlan } from '../domain/plans';
+import { createSite } from '../domain/sites';
+import type { NewContentView, NewMember, NewMemberEvent, NewMembership, PlanRecord, SiteRecord } from '../store/records';
+import type { Store } from '../store/store';
+import { DEMO_LIBRARY, DEMO_PLAN_WEIGHTS, DEMO_PLANS, FIRST_NAMES, LAST_NAMES } from './catalogue';
+import { SeededRandom } from './random';
+
+export const DEMO_SUBDOMAIN = 'demo';
+const DAY = 86_400_000;
+
+export interface SeedCounts {
+  members: number;
+  memberships: number;
+  memberEvents: number;
+  contentViews: number;
+}
+
+export interface SeedMembersOptions {
+  members: number;
+  /** Same seed, same data. */
+  seed?: number;
+  batchSize?: number;
+  onProgress?: (membersDone: number, total: number) => void;
+}
+
+/** The demo site, created with its plans and library when it does not exist yet. */
+export async function ensureDemoSite(store: Store, clock: Clock): Promise<{ site: SiteRecord; created: boolean }> {
+  const existing = await store.getSiteBySubdomain(DEMO_SUBDOMAIN);
+  if (existing) return { site: existing, created: false };
+  const site = await createSite(store, clock, { subdomain: DEMO_SUBDOMAIN, name: 'Demo Academy', domain: 'demo.localhost' });
+  for (const plan of DEMO_PLANS) await definePlan(store, clock, site.id, plan);
+  for (const { space, nodes } of DEMO_LIBRARY) {
+    const spaceId = await store.createContentSpace({ siteId: site.id, name: space });
+    for (const [name, type] of nodes) await store.createContentNode({ siteId: site.id, spaceId, name, type });
+  }
+  return { site, created: true };
+}
+
+function addInterval(ms: number, count: number, unit: IntervalUnit): number {
+  const d = new Date(ms);
+  if (unit === 'day') d.setUTCDate(d.getUTCDate() + count);
+  else if (unit === 'week') d.setUTCDate(d.getUTCDate() + 7 * count);
+  else if (unit === 'month') d.setUTCMonth(d.getUTCMonth() + count);
+  else d.setUTCFullYear(d.getUTCFullYear() + count);
+  return d.getTime();
+}
+
+function expiryOf(expiration: PlanExpiration, start: number): number | undefined {
+  if (expiration.mode === 'interval') return addInterval(start, expiration.count, expiration.unit);
+  if (expiration.mode === 'specificTime') return Date.parse(expiration.expiresAt);
+  return undefined;
+}
+
+/** Adds `members` members (and their memberships, events and views) to a site's demo data. */
+export async function seedMembers(
+  store: Store,
+  clock: Clock,
+  site: SiteRecord,
+  options: SeedMembersOptions,
+): Promise<SeedCounts> {
+  const now = clock();
+  const seed = options.seed ?? 1;
+  const rnd = new SeededRandom(seed);
+  // E-mails carry the seed, so growing the same site again with another seed never collides.
+  const tag = seed.toString(36);
+  const plans = (await store.listPlans(site.id, { statuses: PLAN_STATUSES }, { limit: 1000 })).items;
+  const weights = plans.map((p) => DEMO_PLAN_WEIGHTS[DEMO_PLANS.findIndex((d) => d.name === p.name)] ?? 5);
+  const paidPlan = plans.find((p): p is Exclude<PlanRecord, { type: 'free' }> => p.type !== 'free' && p.status === 'enabled');
+  const nodes = await store.listContentNodes(site.id);
+  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: site.defaultCurrency.toUpperCase() });
+  const batchSize = options.batchSize ?? 20_000;
+  const counts: SeedCounts = { members: 0, memberships: 0, memberEvents: 0, contentViews: 0 };
+
+  for (let start = 0; start < options.members; start += batchSize) {
+    const size = Math.min(batchSize, options.members - start);
+    const members: NewMember[] = [];
+    for (let i = 0; i < size; i++) {
+      const first = rnd.pick(FIRST_NAMES);
+      const last = rnd.pick(LAST_NAMES);
+      const local = `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
+      members.push({
+        siteId: site.id,
+        email: `${local}.${tag}${start + i}@example.com`,
+        ...(rnd.chance(0.97) ? { firstName: first, lastName: last } : {}),
+        status: rnd.chance(0.95) ? 'approved' : rnd.chance(0.7) ? 'pending' : 'blocked',
+        createdAt: now - rnd.int(1, 730) * DAY - rnd.int(0, DAY - 1),
+      });
+    }
+    const memberIds = await store.createMembers(members);
+
+    const memberships: NewMembership[] = [];
+    const events: NewMemberEvent[] = [];
+    const views: NewContentView[] = [];
+    memberIds.forEach((memberId, i) => {
+      const member = members[i]!;
+      const event = (eventType: NewMemberEvent['eventType'], createdAt: number, details: Record<string, unknown> = {}) =>
+        events.push({ siteId: site.id, memberId, eventType, details, createdAt: Math.min(createdAt, now) });
+      event('signup', member.createdAt);
+      const planCount = rnd.weighted([0, 70, 25, 5]);
+      const taken = new Set<number>();
+      for (let k = 0; k < planCount && plans.length > 0; k++) {
+        const plan = plans[rnd.weighted(weights)]!;
+        if (taken.has(plan.id)) continue;
+        taken.add(plan.id);
+        const membership = membershipFor(rnd, site.id, memberId, plan, Math.min(member.createdAt + rnd.int(0, 30) * DAY, now), now);
+        memberships.push(membership);
+        const amount = plan.type === 'free' ? undefined : money.format(plan.billing.price);
+        event('conversion', membership.createdAt, { planId: plan.id, ...(amount && { amount }) });
+        if (membership.status === 'cancelled') event('cancellation', membership.createdAt + rnd.int(1, 90) * DAY, { planId: plan.id });
+        if (membership.paymentFailure) event('paymentFailed', now - rnd.int(0, 20) * DAY, { planId: plan.id });
+      }
+      if (paidPlan && rnd.chance(0.1)) {
+        const id = `${tag}${memberId.toString(36)}`;
+        event('abandonedConversion', member.createdAt + rnd.int(0, 60) * DAY, {
+          amount: money.format(paidPlan.billing.price),
+          chargeId: `ch_${id}`,
+          invoiceId: `in_${id}`,
+        });
+      }
+      for (let k = rnd.int(1, 4); k > 0; k--) event('login', member.createdAt + rnd.int(0, 700) * DAY);
+      if (nodes.length > 0) {
+        for (let k = rnd.int(0, 6); k > 0; k--) {
+          views.push({ siteId: site.id, memberId, nodeId: rnd.pick(nodes).id, viewedAt: Math.min(member.createdAt + rnd.int(0, 700) * DAY, now) });
+        }
+      }
+    });
+    await store.createMemberships(memberships);
+    await store.createMemberEvents(events);
+    await store.createContentViews(views);
+    counts.members += size;
+    counts.memberships += memberships.length;
+    counts.memberEvents += events.length;
+    counts.contentViews += views.length;
+    options.onProgress?.(counts.members, options.members);
+  }
+  return counts;
+}
+
+/** A membership whose dates agree with its plan: expiry, billing period end, payments made. */
+function membershipFor(
+  rnd: SeededRandom,
+  siteId: number,
+  memberId: number,
+  plan: PlanRecord,
+  createdAt: number,
+  now: number,
+): NewMembership {
+  const m: NewMembership = { siteId, memberId, planId: plan.id, status: 'active', createdAt, paymentFailure: false };
+  if (plan.type === 'subscription') {
+    const { count, unit } = plan.billing.interval;
+    let end = addInterval(createdAt, count, unit);
+    while (end <= now) end = addInterval(end, count, unit);
+    m.billingPeriodEnd = end;
+    if (rnd.chance(0.08)) m.status = 'cancelled';
+    else if (rnd.chance(0.1)) m.cancelsAt = end;
+    m.paymentFailure = m.status === 'active' && rnd.chance(0.03);
+    return m;
+  }
+  m.expiresAt = expiryOf(plan.expiration, createdAt);
+  if (m.expiresAt !== undefined && m.expiresAt <= now) m.status = 'expired';
+  else if (rnd.chance(0.04)) m.status = 'cancelled';
+  if (plan.type === 'multiPayment') {
+    const { count, unit } = plan.billing.interval;
+    let due = createdAt;
+    let paid = 0;
+    while (paid < plan.billing.paymentCountRequired && due <= now) {
+      paid++;
+      due = addInterval(due, count, unit);
+    }
+    if (paid < plan.billing.paymentCountRequired && m.status === 'active') {
+      m.billingPeriodEnd = due;
+      m.paymentFailure = rnd.chance(0.05);
+    }
+  }
+  return m;
+}

@@ -1,0 +1,66 @@
+/** `npm start` as a user runs it: a real process, a real port, the demo key on stdout. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, expect, test } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+    env: { ...process.env, PORT: '0', SVC_DB: join(dir, 'svc.db'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const firstLine = new Promise<string>((resolve) =>
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      stdout.push(l);
+      resolve(l);
+    }),
+  );
+  const url = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const match = /serving on (http:\/\/\S+)/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}`)));
+  });
+  // 'close' comes after both pipes are drained, so stdout is complete by then.
+  const stop = () => new Promise<number | null>((resolve) => {
+    child.once('close', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+  return { url, firstLine, stdout, stop };
+}
+
+test('serve seeds an empty database, prints a working demo key once, and stops cleanly', async () => {
+  const first = start({});
+  const url = await first.url;
+  const key = await first.firstLine;
+  expect(key).toMatch(/^svc_admin_/);
+  const sites = await fetch(`${url}/admin/v1/sites`, { headers: { authorization: `Bearer ${key}` } });
+  expect(sites.status).toBe(200);
+  const [site] = await sites.json();
+  expect(site).toMatchObject({ subdomain: 'demo' });
+  expect(site.metrics.activeMemberCount).toBeGreaterThan(100);
+  const members = await fetch(`${url}/admin/v1/members`, { headers: { authorization: `Bearer ${key}` } });
+  expect(await members.json()).toHaveLength(25);
+  expect(await first.stop()).toBe(0);
+  expect(first.stdout).toEqual([key]);
+
+  // A second start keeps the data and prints no new key.
+  const second = start({});
+  const url2 = await second.url;
+  const again = await fetch(`${url2}/admin/v1/sites`, { headers: { authorization: `Bearer ${key}` } });
+  expect(again.status).toBe(200);
+  expect(await second.stop()).toBe(0);
+  expect(second.stdout).toEqual([]);
+});
+
+test('serve refuses a malformed SVC_ADMIN_RATE_LIMIT with exit 2', async () => {
+  const bad = start({ SVC_ADMIN_RATE_LIMIT: 'lots' });
+  await expect(bad.url).rejects.toThrow(/exited with 2/);
+});
