@@ -43,9 +43,13 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   app.use('*', authenticate(store, clock, rateLimit && new RateLimiter(rateLimit)));
 
   // Any valid key reads its own site: the spec lists no 404 for /sites, so no scope guards it.
+  // One item, so never a next page; the header says so like every other list's.
   app.get('/sites', async (c) => {
     const site = c.get('site');
-    return jsonResponse([toSite(site, await store.siteMetrics(site.id))], 200, { 'x-total-count': '1' });
+    return jsonResponse([toSite(site, await store.siteMetrics(site.id))], 200, {
+      'x-total-count': '1',
+      'x-has-more-items-after': 'false',
+    });
   });
 
   app.get('/plans/:id', async (c) => {

@@ -1,2 +1,75 @@
-/** Placeholder until the OpenAPI description lands. */
-export const openApiDocument = { openapi: '3.1.0', info: { title: 'svc Admin API', version: '1.0.0' }, paths: {} };
+/**
+ * The OpenAPI 3.1 description of the Admin API, served at GET /admin/v1/openapi.json. It states
+ * what the code does: the wire types of src/contract/admin.ts (openapi/schemas.ts), the
+ * parameters and headers of params.ts and list-endpoint.ts (openapi/http.ts) and the routes of
+ * app.ts (openapi/paths.ts). test/support/openapi-validator.ts holds every response a test sees
+ * against it.
+ */
+import { SCOPES } from '../../contract/admin';
+import { headers, parameters, responses, type OpenApiObject } from './openapi/http';
+import { paths } from './openapi/paths';
+import { schemas, type Schema } from './openapi/schemas';
+
+export type { OpenApiObject } from './openapi/http';
+export type { Schema } from './openapi/schemas';
+export { ERROR_CODES } from './openapi/schemas';
+
+/** Loosely typed: enough structure to walk, no claim to model all of OpenAPI. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description: string };
+  servers: { url: string; description?: string }[];
+  security: Record<string, string[]>[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, OpenApiObject>>;
+  components: {
+    securitySchemes: Record<string, OpenApiObject>;
+    schemas: Record<string, Schema>;
+    parameters: Record<string, OpenApiObject>;
+    headers: Record<string, OpenApiObject>;
+    responses: Record<string, OpenApiObject>;
+  };
+}
+
+const description = `Read-only access to one site's data: the site, its plans, members, memberships, member events and content library views.
+
+**Authentication.** Every operation but this description needs \`Authorization: Bearer svc_admin_…\`. A missing, unknown, revoked or expired key is answered 401 \`accessDenied\`; a key over its rate limit 429 \`rateLimited\` with \`Retry-After\`; a valid key whose site's plan no longer includes the Admin API 403 \`forbidden\`, on every endpoint. Each operation names the scope it needs (${SCOPES.map((s) => `\`${s}\``).join(', ')}); a key without it is answered 404 \`notFound\`, exactly as for a resource that does not exist.
+
+**Responses.** Always \`application/json\`, errors included. Lists are bare JSON arrays ordered by id. A field with no value is omitted, never \`null\`. Every failure answers \`{"errors": [{"path", "code", "message"}]}\`; \`path\` is \`base\` or the parameter or header concerned.
+
+**Paging.** List endpoints return up to \`X-Items-After\` items (1–100, default 25). While \`X-Has-More-Items-After\` is \`true\`, send the \`X-Next-Cursor\` you got as \`X-Cursor\` to read the next page, with the same filters. Cursors are opaque.
+
+**Parameters.** Unknown query parameters are ignored. A malformed one, or a known one given twice, is answered 400 \`invalidParameter\` with one error per parameter. Every \`…After\` bound is inclusive, every \`…Before\` bound exclusive.
+
+**Methods.** HEAD is answered like GET, without a body. Any other method on a path listed here is answered 405 \`methodNotAllowed\` (response MethodNotAllowed, header \`Allow\`) once the key has passed the checks above; a path not listed here is answered 404 \`notFound\`.`;
+
+export const openApiDocument: OpenApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'svc Admin API', version: '1.0.0', description },
+  servers: [{ url: '/admin/v1', description: 'Relative to the service origin.' }],
+  security: [{ adminKey: [] }],
+  tags: [
+    { name: 'Sites' },
+    { name: 'Plans' },
+    { name: 'Members' },
+    { name: 'Memberships' },
+    { name: 'Member events' },
+    { name: 'Content library' },
+    { name: 'Meta' },
+  ],
+  paths,
+  components: {
+    securitySchemes: {
+      adminKey: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'svc_admin_…',
+        description: 'An Admin API key (`svc_admin_` and 43 more characters) issued with a set of scopes.',
+      },
+    },
+    schemas,
+    parameters,
+    headers,
+    responses,
+  },
+};

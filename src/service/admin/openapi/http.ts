@@ -1,0 +1,144 @@
+/**
+ * The HTTP pieces the operations share: query parameter builders (names and rules of
+ * ../params.ts), the paging headers of ../list-endpoint.ts, and the error responses of
+ * ../auth.ts and ../app.ts.
+ */
+import type { ErrorCode } from '../../../contract/admin';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../params';
+import { errorBodyWith, type Schema } from './schemas';
+
+export type OpenApiObject = { [field: string]: unknown };
+
+export const componentRef = (kind: 'parameters' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+export const json = (schema: Schema) => ({ 'application/json': { schema } });
+
+// ------------------------------------------------------------------------------ Query parameters
+
+const query = (name: string, description: string, schema: Schema): OpenApiObject => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+/** `^\d{1,15}$` and at least 1 (QueryReader.id). */
+export const idParameter = (name: string, description: string) =>
+  query(name, `${description} A positive integer id.`, { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 });
+
+/** 1–maxLength characters, exact match (QueryReader.string). */
+export const stringParameter = (name: string, description: string, maxLength = 500) =>
+  query(name, `${description} Exact match.`, { type: 'string', minLength: 1, maxLength });
+
+export const enumParameter = (name: string, values: readonly string[], description: string) =>
+  query(name, description, { type: 'string', enum: [...values] });
+
+/** RFC 3339 date-time with a zone, or a plain date meaning its UTC midnight (parseDateTime). */
+const dateTimeSchema: Schema = {
+  type: 'string',
+  anyOf: [{ format: 'date-time' }, { format: 'date' }],
+  examples: ['2026-01-31T00:00:00Z', '2026-01-31'],
+};
+
+/** The `<prefix>After` (inclusive) and `<prefix>Before` (exclusive) pair of one time range. */
+export function rangeParameters(prefix: string, what: string): OpenApiObject[] {
+  const tail = 'An RFC 3339 date-time with a zone (`Z` or `±hh:mm`), or a plain date meaning 00:00 UTC that day.';
+  return [
+    query(`${prefix}After`, `Only items whose ${what} is at or after this time (inclusive). ${tail}`, dateTimeSchema),
+    query(`${prefix}Before`, `Only items whose ${what} is before this time (exclusive). ${tail}`, dateTimeSchema),
+  ];
+}
+
+export const parameters: Record<string, OpenApiObject> = {
+  XCursor: {
+    name: 'X-Cursor',
+    in: 'header',
+    required: false,
+    description:
+      'The `X-Next-Cursor` of the previous page; omit it for the first page. Cursors are opaque and bound to ' +
+      'the endpoint, the site and the exact filters: any other value answers 400 `invalidCursor`.',
+    schema: { type: 'string' },
+  },
+  XItemsAfter: {
+    name: 'X-Items-After',
+    in: 'header',
+    required: false,
+    description: `Page size, an integer from 1 to ${MAX_PAGE_SIZE}; anything else answers 400 \`invalidParameter\`.`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+  },
+};
+
+export const pagingParameters = [componentRef('parameters', 'XCursor'), componentRef('parameters', 'XItemsAfter')];
+
+// ------------------------------------------------------------------------------------- Headers
+
+export const headers: Record<string, OpenApiObject> = {
+  XHasMoreItemsAfter: {
+    description: '`true` when more items follow this page, else `false`.',
+    required: true,
+    schema: { type: 'boolean' },
+  },
+  XNextCursor: {
+    description: 'Present only when `X-Has-More-Items-After` is `true`: send it as `X-Cursor` for the next page.',
+    required: false,
+    schema: { type: 'string' },
+  },
+  XTotalCount: {
+    description: 'Items matching the request, ignoring paging.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  RetryAfter: {
+    description: 'Whole seconds to wait before trying again.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  WWWAuthenticate: {
+    description: 'The bearer challenge.',
+    required: true,
+    schema: { type: 'string', const: 'Bearer realm="svc-admin"' },
+  },
+  Allow: {
+    description: 'The methods the path answers.',
+    required: true,
+    schema: { type: 'string', const: 'GET, HEAD' },
+  },
+};
+
+// ----------------------------------------------------------------------------------- Responses
+
+/** `wireHeaders` maps each response header's name to its component in `headers` above. */
+function errorResponse(description: string, codes: readonly ErrorCode[], wireHeaders: Record<string, string> = {}): OpenApiObject {
+  const entries = Object.entries(wireHeaders);
+  return {
+    description,
+    ...(entries.length > 0 && {
+      headers: Object.fromEntries(entries.map(([wire, component]) => [wire, componentRef('headers', component)])),
+    }),
+    content: json(errorBodyWith(codes)),
+  };
+}
+
+export const responses: Record<string, OpenApiObject> = {
+  BadRequest: errorResponse(
+    'A malformed query parameter or paging header (`invalidParameter`, one error per parameter, `path` naming ' +
+      'it), or an `X-Cursor` this endpoint did not issue for these filters (`invalidCursor`).',
+    ['invalidCursor', 'invalidParameter'],
+  ),
+  Unauthorized: errorResponse('The API key is missing, unknown, revoked or expired.', ['accessDenied'], {
+    'WWW-Authenticate': 'WWWAuthenticate',
+  }),
+  Forbidden: errorResponse("The key is valid, but the site's plan no longer includes Admin API access.", ['forbidden']),
+  NotFound: errorResponse(
+    'No such resource or endpoint, or the key lacks the scope the endpoint needs (a key learns nothing about ' +
+      'what its scopes do not cover).',
+    ['notFound'],
+  ),
+  MethodNotAllowed: errorResponse('Any method but GET and HEAD: the Admin API is read-only.', ['methodNotAllowed'], { Allow: 'Allow' }),
+  TooManyRequests: errorResponse("Over the key's rate limit; wait `Retry-After` seconds.", ['rateLimited'], {
+    'Retry-After': 'RetryAfter',
+  }),
+};
