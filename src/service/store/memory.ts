@@ -61,7 +61,8 @@ class Table<T extends { id: number }> {
 }
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {
-  if (!range) return true;
+  // A range with neither end is no filter at all: rows without the value still match.
+  if (!range || (range.from === undefined && range.to === undefined)) return true;
   if (value === undefined) return false;
   return (range.from === undefined || value >= range.from) && (range.to === undefined || value < range.to);
 }

@@ -57,7 +57,7 @@ export type PlanRecord = NewPlan & { id: number };
 
 export interface NewMember {
   siteId: number;
-  /** Stored lower-cased; unique per site. */
+  /** Unique per site, compared exactly: callers lower-case it before storing and before filtering. */
   email: string;
   firstName?: string;
   lastName?: string;

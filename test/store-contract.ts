@@ -1,0 +1,32 @@
+/**
+ * The contract every Store implementation passes. Each implementation's test file calls
+ * `runStoreContract` with a factory of fresh, empty stores; the tests live in ./store-contract/.
+ */
+import { afterEach, beforeEach, describe } from 'vitest';
+import type { Store } from '../src/service/store/store';
+import { activityTests } from './store-contract/activity';
+import { type Ctx, newSite } from './store-contract/fixtures';
+import { membershipTests } from './store-contract/memberships';
+import { memberTests } from './store-contract/members';
+import { planTests } from './store-contract/plans';
+import { siteTests } from './store-contract/sites';
+
+export function runStoreContract(name: string, newStore: () => Store | Promise<Store>): void {
+  describe(name, () => {
+    const ctx = {} as Ctx;
+    beforeEach(async () => {
+      ctx.store = await newStore();
+      ctx.a = await ctx.store.createSite(newSite('alpha'));
+      ctx.b = await ctx.store.createSite(newSite('beta', { adminApiEnabled: false }));
+    });
+    afterEach(async () => {
+      await ctx.store.close();
+    });
+
+    siteTests(ctx);
+    planTests(ctx);
+    memberTests(ctx);
+    membershipTests(ctx);
+    activityTests(ctx);
+  });
+}

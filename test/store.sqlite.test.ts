@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, test } from 'vitest';
+import { openSqliteStore } from '../src/service/store/sqlite';
+import { MIGRATIONS, migrate } from '../src/service/store/sqlite-migrations';
+import { runStoreContract } from './store-contract';
+import { T0, addMembers, newSite } from './store-contract/fixtures';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
+let files = 0;
+const newFile = () => join(dir, `store-${++files}.db`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+runStoreContract('sqlite store in memory', () => openSqliteStore(':memory:'));
+runStoreContract('sqlite store in a file', () => openSqliteStore(newFile()));
+
+describe('sqlite store files', () => {
+  test('reopening a file database keeps its rows and its secrets', async () => {
+    const file = newFile();
+    const first = openSqliteStore(file);
+    const site = await first.createSite(newSite('alpha'));
+    const members = await addMembers(first, site.id, 3);
+    const secret = await first.secret('cursor-key', () => 'original');
+    await first.close();
+
+    const second = openSqliteStore(file);
+    expect(await second.getSite(site.id)).toEqual(site);
+    expect((await second.listMembers(site.id, {}, { limit: 10 })).items.map((m) => m.id)).toEqual(members);
+    expect(await second.secret('cursor-key', () => 'replacement')).toBe(secret);
+    const [next] = await addMembers(second, site.id, 1, 'later');
+    expect(next).toBeGreaterThan(members.at(-1)!);
+    await second.close();
+  });
+
+  test('opening an up-to-date database applies no migration', async () => {
+    const file = newFile();
+    await openSqliteStore(file).close();
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(migrate(db)).toBe(0);
+    db.close();
+    const store = openSqliteStore(file); // would fail creating the tables again
+    expect(await store.listSites()).toEqual([]);
+    await store.close();
+  });
+
+  test('a new database gets every migration, and a file database runs in WAL mode', async () => {
+    const db = new Database(':memory:');
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    db.close();
+    const file = newFile();
+    await openSqliteStore(file).close();
+    const raw = new Database(file);
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    raw.close();
+  });
+
+  test('opening a database written by a newer version throws', async () => {
+    const file = newFile();
+    await openSqliteStore(file).close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => openSqliteStore(file)).toThrow(/newer/);
+  });
+
+  test('openSqliteStore creates missing parent directories', async () => {
+    const file = join(dir, 'nested', 'deeper', 'store.db');
+    const store = openSqliteStore(file);
+    await store.createSite(newSite('alpha', { createdAt: T0 }));
+    await store.close();
+    const again = openSqliteStore(file);
+    expect(await again.listSites()).toHaveLength(1);
+    await again.close();
+  });
+});
