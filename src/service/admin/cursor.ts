@@ -29,7 +29,10 @@ export class CursorCodec {
     if (!match) return undefined;
     const [, id, mac] = match as unknown as [string, string, string];
     const given = Buffer.from(mac, 'base64url');
-    if (given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(scope, id))) return undefined;
+    // The last base64 character has spare bits the decoder ignores; only the one spelling we
+    // issue is accepted, so no edited cursor passes.
+    if (given.length !== MAC_BYTES || given.toString('base64url') !== mac) return undefined;
+    if (!timingSafeEqual(given, this.mac(scope, id))) return undefined;
     const lastId = parseInt(id, 36);
     return Number.isSafeInteger(lastId) ? lastId : undefined;
   }

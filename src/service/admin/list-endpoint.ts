@@ -34,8 +34,8 @@ export function listHandler<F extends object, R extends { id: number }, W>(
     if (def.scope) requireScope(c.get('key'), def.scope);
     const query = new QueryReader(new URL(c.req.url).searchParams);
     const filter = def.filters(query);
+    const paging = readPagingHeaders(c.req.raw.headers, query);
     query.done();
-    const paging = readPagingHeaders(c.req.raw.headers);
     const cursorScope = { siteId: site.id, endpoint: def.path, filters: canonicalFilters(filter) };
     let afterId: number | undefined;
     if (paging.cursor !== undefined) {

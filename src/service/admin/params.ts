@@ -11,19 +11,30 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
 /** RFC 3339 date-time with a zone (`Z` or `±hh:mm`), or a plain date meaning its UTC midnight. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2}))?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2}))?$/;
 
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysInMonth = (y: number, m: number) => (m === 2 ? (isLeapYear(y) ? 29 : 28) : [4, 6, 9, 11].includes(m) ? 30 : 31);
+
+/**
+ * Epoch milliseconds, or undefined for text that is not a real RFC 3339 instant. Stored times
+ * are whole milliseconds, so finer digits round up: `x >= t` and `x < t` then hold for exactly
+ * the stored times they hold for with the exact fraction.
+ */
 export function parseDateTime(text: string): number | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', , zone = 'Z'] = m;
-  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${m[7] ? m[7].slice(0, 4) : ''}${zone.toUpperCase()}`);
-  if (Number.isNaN(ms)) return undefined;
-  // Date.parse rolls 31 April over to 1 May; a date that does not exist is an error instead.
-  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  return ms;
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
+  const zone = m[8] ?? 'Z';
+  const offsetMinutes = /^[Zz]$/.test(zone) ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  if (Math.abs(offsetMinutes) >= 24 * 60 || Number(zone.slice(4, 6)) > 59) return undefined;
+  const utc = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
+  utc.setUTCFullYear(y, mo - 1, d);
+  utc.setUTCHours(h, mi, s, 0);
+  const fractionMs = m[7] ? Math.ceil(Number(`0.${m[7]}`) * 1000 - 1e-9) : 0;
+  return utc.getTime() + fractionMs - offsetMinutes * 60_000;
 }
 
 export class QueryReader {
@@ -104,14 +115,14 @@ export interface PagingHeaders {
   cursor: string | undefined;
 }
 
-export function readPagingHeaders(headers: Headers): PagingHeaders {
+/** Reads the paging headers; a bad page size joins the query's errors, so one 400 names all. */
+export function readPagingHeaders(headers: Headers, query: QueryReader): PagingHeaders {
   const size = headers.get('x-items-after');
   let limit = DEFAULT_PAGE_SIZE;
   if (size !== null) {
-    limit = /^\s*\d{1,3}\s*$/.test(size) ? Number(size) : NaN;
-    if (!(limit >= 1 && limit <= MAX_PAGE_SIZE)) {
-      throw AdminError.of(400, 'invalidParameter', `X-Items-After must be an integer from 1 to ${MAX_PAGE_SIZE}`, 'X-Items-After');
-    }
+    const n = /^\s*\d{1,3}\s*$/.test(size) ? Number(size) : NaN;
+    if (n >= 1 && n <= MAX_PAGE_SIZE) limit = n;
+    else query.fail('X-Items-After', `X-Items-After must be an integer from 1 to ${MAX_PAGE_SIZE}`);
   }
   const cursor = headers.get('x-cursor') ?? undefined;
   return { limit, cursor };
