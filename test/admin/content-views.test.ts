@@ -1,46 +1,47 @@
+/** GET /contentLibrary/views (spec 2.6): every view of the site, filtered by member, content item and time. */
 import { expect, test } from 'vitest';
 import { CONTENT_NODE_TYPES } from '../../src/contract/admin';
-import { DAY, forEachStore, readSiteData, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
+import type { ContentViewRecord } from '../../src/service/store/records';
+import { DAY, forEachStore, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
 import {
-  BAD_DATE_TIMES,
   call,
   CONTENT_VIEW_SHAPE,
+  demoData,
   expectedContentView,
+  expectEqualsFilter,
   expectInvalidParameters,
   expectListed,
-  expectNoNulls,
-  expectRangeBoundaries,
-  expectShape,
+  expectListsStoredRows,
+  ids,
   inRange,
   iso,
-  sameInstants,
-  sampleValues,
+  testMalformedDateTimes,
+  testRangeBoundaries,
   walkPages,
+  type DateRange,
 } from './helpers';
+
+const PATH = '/contentLibrary/views';
+const VIEWED: DateRange<ContentViewRecord> = { names: ['viewedAfter', 'viewedBefore'], valueOf: (v) => v.viewedAt, subject: 'a view' };
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
-  const demoData = (fx: AdminFixture) => readSiteData(fx.store, fx.demo.id);
-  const views = (fx: AdminFixture, query: Record<string, string>) => call(fx.app, '/contentLibrary/views', { key: fx.keys.demo.all, query });
+  const views = (fx: AdminFixture, query: Record<string, string>) => call(fx.app, PATH, { key: fx.keys.demo.all, query });
 
   test('GET /contentLibrary/views lists every view of the site with the fields of 2.6, in id order', async () => {
-    const fx = fixture();
-    for (const [site, key] of [[fx.demo, fx.keys.demo.all], [fx.other, fx.keys.other.all]] as const) {
-      const data = await readSiteData(fx.store, site.id);
-      const walk = await walkPages<any>(fx.app, '/contentLibrary/views', { key, pageSize: 100 });
-      for (const v of walk.items) {
-        expectShape(v, CONTENT_VIEW_SHAPE, `view ${v.id}`);
-        expect(CONTENT_NODE_TYPES).toContain(v.node.type);
-      }
-      expectNoNulls(walk.items);
-      expect(sameInstants(walk.items)).toStrictEqual(sameInstants(data.views.map((v) => expectedContentView(v, data))));
-    }
+    await expectListsStoredRows(fixture(), PATH, {
+      sites: ['demo', 'other'],
+      shape: CONTENT_VIEW_SHAPE,
+      label: 'view',
+      expected: (data) => data.views.map((v) => expectedContentView(v, data)),
+      check: (v) => expect(CONTENT_NODE_TYPES).toContain(v.node.type),
+    });
   });
 
   test('a view\'s node and space are the site\'s content item and the space holding it', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    const { items } = await walkPages<any>(fx.app, '/contentLibrary/views', { key: fx.keys.demo.all, pageSize: 100 });
+    const { items } = await walkPages<any>(fx.app, PATH, { key: fx.keys.demo.all, pageSize: 100 });
     for (const v of items) {
       const node = data.nodes.find((n) => n.id === v.node.id);
       expect(node, `node ${v.node.id}`).toBeDefined();
@@ -52,45 +53,35 @@ forEachStore((_name, newStore) => {
   test('memberId filters by member', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    for (const member of data.members.filter((_, i) => i % 6 === 0)) {
-      await expectListed(fx.app, '/contentLibrary/views', fx.keys.demo.all, { memberId: member.id }, data.views.filter((v) => v.memberId === member.id));
-    }
+    const sample = data.members.filter((_, i) => i % 6 === 0);
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'memberId', ids(sample), data.views, (v) => v.memberId);
   });
 
   test('nodeId filters by content item, for every item of the site', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    for (const node of data.nodes) {
-      await expectListed(fx.app, '/contentLibrary/views', fx.keys.demo.all, { nodeId: node.id }, data.views.filter((v) => v.nodeId === node.id));
-    }
-    await expectListed(fx.app, '/contentLibrary/views', fx.keys.demo.all, { nodeId: 424242 }, []);
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'nodeId', ids(data.nodes), data.views, (v) => v.nodeId);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { nodeId: 424242 }, []);
   });
 
-  test('viewedAfter is inclusive and viewedBefore exclusive at the exact instant of a view', async () => {
-    const fx = fixture();
-    const data = await demoData(fx);
-    await expectRangeBoundaries(
-      fx.app, '/contentLibrary/views', fx.keys.demo.all, ['viewedAfter', 'viewedBefore'],
-      data.views, (v) => v.viewedAt, sampleValues(data.views, (v) => v.viewedAt, 4),
-    );
-  });
+  testRangeBoundaries(fixture, PATH, (data) => data.views, VIEWED);
 
   test('viewed ranges, memberId and nodeId combine', async () => {
     const fx = fixture();
     const data = await demoData(fx);
     const now = fx.clock();
     for (const [from, to] of [[now - 60 * DAY, now], [now - 500 * DAY, now - 200 * DAY], [now + 1, now + DAY]] as const) {
-      await expectListed(fx.app, '/contentLibrary/views', fx.keys.demo.all, { viewedAfter: iso(from), viewedBefore: iso(to) }, data.views.filter((v) => inRange(v.viewedAt, from, to)));
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { viewedAfter: iso(from), viewedBefore: iso(to) }, data.views.filter((v) => inRange(v.viewedAt, from, to)));
       for (const node of data.nodes.slice(0, 4)) {
         await expectListed(
-          fx.app, '/contentLibrary/views', fx.keys.demo.all, { nodeId: node.id, viewedAfter: iso(from) },
+          fx.app, PATH, fx.keys.demo.all, { nodeId: node.id, viewedAfter: iso(from) },
           data.views.filter((v) => v.nodeId === node.id && inRange(v.viewedAt, from)),
         );
       }
     }
     const v = data.views[10]!;
     await expectListed(
-      fx.app, '/contentLibrary/views', fx.keys.demo.all, { memberId: v.memberId, nodeId: v.nodeId, viewedBefore: iso(v.viewedAt + 1) },
+      fx.app, PATH, fx.keys.demo.all, { memberId: v.memberId, nodeId: v.nodeId, viewedBefore: iso(v.viewedAt + 1) },
       data.views.filter((x) => x.memberId === v.memberId && x.nodeId === v.nodeId && x.viewedAt <= v.viewedAt),
     );
   });
@@ -103,10 +94,7 @@ forEachStore((_name, newStore) => {
     }
   });
 
-  test.each(['viewedAfter', 'viewedBefore'])('a malformed %s answers 400 naming it', async (name) => {
-    const fx = fixture();
-    for (const value of BAD_DATE_TIMES) expectInvalidParameters(await views(fx, { [name]: value }), name);
-  });
+  testMalformedDateTimes(fixture, PATH, VIEWED.names);
 
   test('every malformed view filter is named in one 400', async () => {
     const fx = fixture();

@@ -1,37 +1,37 @@
+/** GET /members (spec 2.4): every member of the site, filtered by name, e-mail, status and creation time. */
 import { expect, test } from 'vitest';
 import { MEMBER_STATUSES } from '../../src/contract/admin';
-import { DAY, forEachStore, readSiteData, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
+import { DAY, forEachStore, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
 import {
   BAD_DATE_TIMES,
   call,
+  demoData,
   expectedMember,
+  expectEqualsFilter,
   expectInvalidParameters,
   expectListed,
-  expectNoNulls,
-  expectRangeBoundaries,
-  expectShape,
-  iso,
+  expectListsStoredRows,
   inRange,
+  iso,
   MEMBER_SHAPE,
-  sameInstants,
-  sampleValues,
+  testRangeBoundaries,
   walkPages,
 } from './helpers';
 
+const PATH = '/members';
+
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
-  const demoData = (fx: AdminFixture) => readSiteData(fx.store, fx.demo.id);
-  const members = (fx: AdminFixture, query: Record<string, string>) =>
-    call(fx.app, '/members', { key: fx.keys.demo.all, query });
+  const members = (fx: AdminFixture, query: Record<string, string>) => call(fx.app, PATH, { key: fx.keys.demo.all, query });
 
   test('GET /members lists every member of the site with the fields of 2.4, in id order', async () => {
-    const fx = fixture();
-    const data = await demoData(fx);
-    const walk = await walkPages(fx.app, '/members', { key: fx.keys.demo.all, pageSize: 100 });
-    for (const member of walk.items) expectShape(member, MEMBER_SHAPE, `member ${member.id}`);
-    expectNoNulls(walk.items);
-    expect(sameInstants(walk.items)).toStrictEqual(sameInstants(data.members.map(expectedMember)));
-    expect(walk.items.map((m) => m.status).every((s) => (MEMBER_STATUSES as readonly string[]).includes(s))).toBe(true);
+    await expectListsStoredRows(fixture(), PATH, {
+      sites: ['demo'],
+      shape: MEMBER_SHAPE,
+      label: 'member',
+      expected: (data) => data.members.map(expectedMember),
+      check: (m) => expect(MEMBER_STATUSES).toContain(m.status),
+    });
   });
 
   test('a member without a name has no firstName or lastName field at all', async () => {
@@ -39,7 +39,7 @@ forEachStore((_name, newStore) => {
     const data = await demoData(fx);
     const nameless = data.members.filter((m) => m.firstName === undefined);
     expect(nameless.length).toBeGreaterThan(0);
-    const { items } = await walkPages<{ id: number }>(fx.app, '/members', { key: fx.keys.demo.all, pageSize: 100 });
+    const { items } = await walkPages<{ id: number }>(fx.app, PATH, { key: fx.keys.demo.all, pageSize: 100 });
     for (const m of nameless) {
       const wire = items.find((w) => w.id === m.id)!;
       expect(wire).not.toHaveProperty('firstName');
@@ -53,25 +53,18 @@ forEachStore((_name, newStore) => {
     const firsts = [...new Set(data.members.map((m) => m.firstName).filter((n): n is string => n !== undefined))];
     const lasts = [...new Set(data.members.map((m) => m.lastName).filter((n): n is string => n !== undefined))];
     expect(firsts.some((n) => /[^\x00-\x7f]/.test(n)) || lasts.some((n) => /[^\x00-\x7f]/.test(n))).toBe(true);
-    for (const firstName of firsts) {
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { firstName }, data.members.filter((m) => m.firstName === firstName));
-    }
-    for (const lastName of lasts) {
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { lastName }, data.members.filter((m) => m.lastName === lastName));
-    }
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'firstName', firsts, data.members, (m) => m.firstName);
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'lastName', lasts, data.members, (m) => m.lastName);
   });
 
   test('name filters do not match a prefix, a different case or surrounding spaces', async () => {
     const fx = fixture();
     const data = await demoData(fx);
     const someone = data.members.find((m) => m.firstName !== undefined && m.firstName.length > 2)!;
-    for (const firstName of [someone.firstName!.slice(0, -1), someone.firstName!.toUpperCase(), ` ${someone.firstName}`, `${someone.firstName}%`]) {
-      const expected = data.members.filter((m) => m.firstName === firstName);
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { firstName }, expected);
-    }
-    for (const lastName of [someone.lastName!.slice(1), someone.lastName!.toLowerCase() + 'x']) {
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { lastName }, data.members.filter((m) => m.lastName === lastName));
-    }
+    const firstNames = [someone.firstName!.slice(0, -1), someone.firstName!.toUpperCase(), ` ${someone.firstName}`, `${someone.firstName}%`];
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'firstName', firstNames, data.members, (m) => m.firstName);
+    const lastNames = [someone.lastName!.slice(1), someone.lastName!.toLowerCase() + 'x'];
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'lastName', lastNames, data.members, (m) => m.lastName);
   });
 
   test('firstName and lastName together match members having both', async () => {
@@ -81,7 +74,7 @@ forEachStore((_name, newStore) => {
       const query = { firstName: m.firstName!, lastName: m.lastName! };
       const expected = data.members.filter((x) => x.firstName === m.firstName && x.lastName === m.lastName);
       expect(expected.map((x) => x.id)).toContain(m.id);
-      await expectListed(fx.app, '/members', fx.keys.demo.all, query, expected);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, query, expected);
     }
   });
 
@@ -89,11 +82,11 @@ forEachStore((_name, newStore) => {
     const fx = fixture();
     const data = await demoData(fx);
     for (const m of data.members.filter((_, i) => i % 17 === 0)) {
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { email: m.email }, [m]);
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { email: m.email.split('@')[0]! }, []);
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { email: m.email.slice(1) }, []);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { email: m.email }, [m]);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { email: m.email.split('@')[0]! }, []);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { email: m.email.slice(1) }, []);
     }
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { email: 'nobody@example.com' }, []);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { email: 'nobody@example.com' }, []);
   });
 
   test.each(MEMBER_STATUSES)('GET /members?status=%s lists exactly the members in that status', async (status) => {
@@ -101,16 +94,13 @@ forEachStore((_name, newStore) => {
     const data = await demoData(fx);
     const expected = data.members.filter((m) => m.status === status);
     expect(expected.length).toBeGreaterThan(0);
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { status }, expected);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { status }, expected);
   });
 
-  test('createdAfter is inclusive and createdBefore exclusive at the exact instant of a member\'s creation', async () => {
-    const fx = fixture();
-    const data = await demoData(fx);
-    await expectRangeBoundaries(
-      fx.app, '/members', fx.keys.demo.all, ['createdAfter', 'createdBefore'],
-      data.members, (m) => m.createdAt, sampleValues(data.members, (m) => m.createdAt, 4),
-    );
+  testRangeBoundaries(fixture, PATH, (data) => data.members, {
+    names: ['createdAfter', 'createdBefore'],
+    valueOf: (m) => m.createdAt,
+    subject: 'a member\'s creation',
   });
 
   test('created ranges over many windows match the members created in them', async () => {
@@ -119,7 +109,7 @@ forEachStore((_name, newStore) => {
     const now = fx.clock();
     for (const [from, to] of [[now - 30 * DAY, now], [now - 400 * DAY, now - 200 * DAY], [0, now - 700 * DAY], [now, now + DAY]] as const) {
       const expected = data.members.filter((m) => inRange(m.createdAt, from, to));
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { createdAfter: iso(from), createdBefore: iso(to) }, expected);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { createdAfter: iso(from), createdBefore: iso(to) }, expected);
     }
   });
 
@@ -128,10 +118,10 @@ forEachStore((_name, newStore) => {
     const data = await demoData(fx);
     const t = Date.UTC(2025, 5, 1);
     const expected = data.members.filter((m) => m.createdAt >= t);
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { createdAfter: '2025-06-01T02:00:00+02:00' }, expected);
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { createdAfter: '2025-05-31T19:00:00-05:00' }, expected);
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { createdAfter: '2025-06-01T00:00:00.000Z' }, expected);
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { createdAfter: '2025-06-01' }, expected);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { createdAfter: '2025-06-01T02:00:00+02:00' }, expected);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { createdAfter: '2025-05-31T19:00:00-05:00' }, expected);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { createdAfter: '2025-06-01T00:00:00.000Z' }, expected);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { createdAfter: '2025-06-01' }, expected);
   });
 
   test('every member filter combines with the others', async () => {
@@ -141,12 +131,12 @@ forEachStore((_name, newStore) => {
     const from = now - 365 * DAY;
     for (const status of MEMBER_STATUSES) {
       const expected = data.members.filter((m) => m.status === status && m.createdAt >= from && m.createdAt < now);
-      await expectListed(fx.app, '/members', fx.keys.demo.all, { status, createdAfter: iso(from), createdBefore: iso(now) }, expected);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, { status, createdAfter: iso(from), createdBefore: iso(now) }, expected);
     }
     const m = data.members.find((x) => x.firstName !== undefined)!;
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { email: m.email, firstName: m.firstName!, status: m.status }, [m]);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { email: m.email, firstName: m.firstName!, status: m.status }, [m]);
     const other = MEMBER_STATUSES.find((s) => s !== m.status)!;
-    await expectListed(fx.app, '/members', fx.keys.demo.all, { email: m.email, status: other }, []);
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { email: m.email, status: other }, []);
   });
 
   test('a malformed status answers 400 invalidParameter naming status', async () => {

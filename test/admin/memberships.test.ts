@@ -1,35 +1,42 @@
+/**
+ * GET /memberships (spec 2.3): every membership of the site, filtered by plan, member, status and
+ * three date-time ranges: creation, billing period end and expiry.
+ */
 import { expect, test } from 'vitest';
 import { MEMBERSHIP_STATUSES, PLAN_TYPES } from '../../src/contract/admin';
 import type { MembershipRecord } from '../../src/service/store/records';
-import { DAY, forEachStore, readSiteData, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
+import { DAY, forEachStore, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
 import {
-  BAD_DATE_TIMES,
   call,
+  demoData,
   expectedMembership,
+  expectEqualsFilter,
   expectInvalidParameters,
   expectListed,
-  expectNoNulls,
-  expectRangeBoundaries,
+  expectListsStoredRows,
+  expectRangeWindows,
   expectShape,
+  ids,
   inRange,
   iso,
   MEMBERSHIP_SHAPE,
-  sameInstants,
-  sampleValues,
+  testMalformedDateTimes,
+  testRangeBoundaries,
   walkPages,
+  type DateRange,
 } from './helpers';
 
-const RANGES: Array<{ names: [string, string]; valueOf: (m: MembershipRecord) => number | undefined }> = [
-  { names: ['createdAfter', 'createdBefore'], valueOf: (m) => m.createdAt },
-  { names: ['billingPeriodEndAfter', 'billingPeriodEndBefore'], valueOf: (m) => m.billingPeriodEnd },
-  { names: ['expiresAfter', 'expiresBefore'], valueOf: (m) => m.expiresAt },
+const PATH = '/memberships';
+
+const RANGES: Array<DateRange<MembershipRecord>> = [
+  { names: ['createdAfter', 'createdBefore'], valueOf: (m) => m.createdAt, subject: 'a membership\'s creation' },
+  { names: ['billingPeriodEndAfter', 'billingPeriodEndBefore'], valueOf: (m) => m.billingPeriodEnd, subject: 'a billing period\'s end' },
+  { names: ['expiresAfter', 'expiresBefore'], valueOf: (m) => m.expiresAt, subject: 'a membership\'s expiry' },
 ];
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
-  const demoData = (fx: AdminFixture) => readSiteData(fx.store, fx.demo.id);
-  const memberships = (fx: AdminFixture, query: Record<string, string>) =>
-    call(fx.app, '/memberships', { key: fx.keys.demo.all, query });
+  const memberships = (fx: AdminFixture, query: Record<string, string>) => call(fx.app, PATH, { key: fx.keys.demo.all, query });
 
   test('the demo memberships cover every status and type, with and without expiry, billing and cancellation', async () => {
     const { memberships: rows } = await demoData(fixture());
@@ -42,25 +49,23 @@ forEachStore((_name, newStore) => {
   });
 
   test('GET /memberships lists every membership of the site with the fields of 2.3, in id order', async () => {
-    const fx = fixture();
-    for (const [site, key] of [[fx.demo, fx.keys.demo.all], [fx.other, fx.keys.other.all]] as const) {
-      const data = await readSiteData(fx.store, site.id);
-      const walk = await walkPages(fx.app, '/memberships', { key, pageSize: 100 });
-      for (const m of walk.items) {
-        expectShape(m, MEMBERSHIP_SHAPE, `membership ${m.id}`);
+    await expectListsStoredRows(fixture(), PATH, {
+      sites: ['demo', 'other'],
+      shape: MEMBERSHIP_SHAPE,
+      label: 'membership',
+      expected: (data) => data.memberships.map((m) => expectedMembership(m, data)),
+      check: (m) => {
         if (m.billing) expectShape(m.billing, { billingPeriodEnd: 'date-time' }, `membership ${m.id}.billing`);
         expect(MEMBERSHIP_STATUSES).toContain(m.status);
         expect(PLAN_TYPES).toContain(m.type);
-      }
-      expectNoNulls(walk.items);
-      expect(sameInstants(walk.items)).toStrictEqual(sameInstants(data.memberships.map((m) => expectedMembership(m, data))));
-    }
+      },
+    });
   });
 
   test('a membership names its plan\'s public id and type', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    const { items } = await walkPages<any>(fx.app, '/memberships', { key: fx.keys.demo.all, pageSize: 100 });
+    const { items } = await walkPages<any>(fx.app, PATH, { key: fx.keys.demo.all, pageSize: 100 });
     for (const m of items) {
       const plan = data.plans.find((p) => p.id === m.planId)!;
       expect(m.planPublicId).toBe(plan.publicId);
@@ -71,7 +76,7 @@ forEachStore((_name, newStore) => {
   test('expiresOn, cancelsOn and billing appear only on memberships that have them', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    const { items } = await walkPages<any>(fx.app, '/memberships', { key: fx.keys.demo.all, pageSize: 100 });
+    const { items } = await walkPages<any>(fx.app, PATH, { key: fx.keys.demo.all, pageSize: 100 });
     for (const m of items) {
       const record = data.memberships.find((r) => r.id === m.id)!;
       expect('expiresOn' in m).toBe(record.expiresAt !== undefined);
@@ -83,9 +88,7 @@ forEachStore((_name, newStore) => {
   test('planId filters by plan, for every plan of the site including archived and deleted ones', async () => {
     const fx = fixture();
     const data = await demoData(fx);
-    for (const plan of data.plans) {
-      await expectListed(fx.app, '/memberships', fx.keys.demo.all, { planId: plan.id }, data.memberships.filter((m) => m.planId === plan.id));
-    }
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'planId', ids(data.plans), data.memberships, (m) => m.planId);
     const archived = data.plans.find((p) => p.status === 'archived')!;
     expect(data.memberships.some((m) => m.planId === archived.id)).toBe(true);
   });
@@ -96,45 +99,31 @@ forEachStore((_name, newStore) => {
     const sample = data.members.filter((_, i) => i % 9 === 0);
     const withTwo = data.members.find((mem) => data.memberships.filter((m) => m.memberId === mem.id).length >= 2)!;
     expect(withTwo).toBeDefined();
-    for (const member of [...sample, withTwo]) {
-      await expectListed(fx.app, '/memberships', fx.keys.demo.all, { memberId: member.id }, data.memberships.filter((m) => m.memberId === member.id));
-    }
+    await expectEqualsFilter(fx.app, PATH, fx.keys.demo.all, 'memberId', ids([...sample, withTwo]), data.memberships, (m) => m.memberId);
   });
 
   test('a planId or memberId that does not exist matches nothing', async () => {
     const fx = fixture();
     const queries: Array<Record<string, string>> = [{ planId: '999999' }, { memberId: '999999' }, { planId: '999999999999999' }];
     for (const query of queries) {
-      await expectListed(fx.app, '/memberships', fx.keys.demo.all, query, []);
+      await expectListed(fx.app, PATH, fx.keys.demo.all, query, []);
     }
   });
 
   test.each(MEMBERSHIP_STATUSES)('GET /memberships?status=%s lists exactly the memberships in that status', async (status) => {
     const fx = fixture();
     const data = await demoData(fx);
-    await expectListed(fx.app, '/memberships', fx.keys.demo.all, { status }, data.memberships.filter((m) => m.status === status));
+    await expectListed(fx.app, PATH, fx.keys.demo.all, { status }, data.memberships.filter((m) => m.status === status));
   });
 
-  test.each(RANGES)('$names.0 is inclusive and $names.1 exclusive at exact instants', async ({ names, valueOf }) => {
-    const fx = fixture();
-    const data = await demoData(fx);
-    await expectRangeBoundaries(
-      fx.app, '/memberships', fx.keys.demo.all, names, data.memberships, valueOf, sampleValues(data.memberships, valueOf, 4),
-    );
-  });
+  for (const range of RANGES) testRangeBoundaries(fixture, PATH, (data) => data.memberships, range);
 
   test.each(RANGES)('$names.0 / $names.1 over wide windows match the memberships inside, never those without the value', async ({ names, valueOf }) => {
     const fx = fixture();
     const data = await demoData(fx);
     const now = fx.clock();
-    for (const [from, to] of [[now - 3650 * DAY, now + 3650 * DAY], [now - 90 * DAY, now], [now, now + 90 * DAY]] as const) {
-      await expectListed(
-        fx.app, '/memberships', fx.keys.demo.all, { [names[0]]: iso(from), [names[1]]: iso(to) },
-        data.memberships.filter((m) => inRange(valueOf(m), from, to)),
-      );
-      await expectListed(fx.app, '/memberships', fx.keys.demo.all, { [names[0]]: iso(from) }, data.memberships.filter((m) => inRange(valueOf(m), from)));
-      await expectListed(fx.app, '/memberships', fx.keys.demo.all, { [names[1]]: iso(to) }, data.memberships.filter((m) => inRange(valueOf(m), undefined, to)));
-    }
+    const windows = [[now - 3650 * DAY, now + 3650 * DAY], [now - 90 * DAY, now], [now, now + 90 * DAY]] as const;
+    await expectRangeWindows(fx.app, PATH, fx.keys.demo.all, names, data.memberships, valueOf, windows);
   });
 
   test('every membership filter combines with the others', async () => {
@@ -155,12 +144,12 @@ forEachStore((_name, newStore) => {
             m.planId === plan.id && m.status === status && inRange(m.createdAt, now - 500 * DAY, now) &&
             inRange(m.billingPeriodEnd, now - 3650 * DAY),
         );
-        await expectListed(fx.app, '/memberships', fx.keys.demo.all, query, expected);
+        await expectListed(fx.app, PATH, fx.keys.demo.all, query, expected);
       }
     }
     const m = data.memberships.find((x) => x.expiresAt !== undefined)!;
     await expectListed(
-      fx.app, '/memberships', fx.keys.demo.all,
+      fx.app, PATH, fx.keys.demo.all,
       { memberId: String(m.memberId), planId: String(m.planId), expiresAfter: iso(m.expiresAt!), expiresBefore: iso(m.expiresAt! + 1) },
       data.memberships.filter((x) => x.memberId === m.memberId && x.planId === m.planId && x.expiresAt === m.expiresAt),
     );
@@ -179,10 +168,7 @@ forEachStore((_name, newStore) => {
     for (const status of ['approved', 'Active', 'pending', '']) expectInvalidParameters(await memberships(fx, { status }), 'status');
   });
 
-  test.each(RANGES.flatMap((r) => r.names))('a malformed %s answers 400 naming it', async (name) => {
-    const fx = fixture();
-    for (const value of BAD_DATE_TIMES) expectInvalidParameters(await memberships(fx, { [name]: value }), name);
-  });
+  testMalformedDateTimes(fixture, PATH, RANGES.flatMap((r) => r.names));
 
   test('every malformed membership filter is named in one 400', async () => {
     const fx = fixture();

@@ -1,9 +1,12 @@
+/** GET /plans and GET /plans/{id} (spec 2.2): the site's plans, by type and status, and one plan by id. */
 import { expect, test } from 'vitest';
 import { INTERVAL_UNITS, PLAN_STATUSES, PLAN_TYPES } from '../../src/contract/admin';
 import type { PlanRecord } from '../../src/service/store/records';
-import { forEachStore, readSiteData, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
+import { forEachStore, readSiteData, useAdminFixture } from '../support/admin-fixture';
 import {
+  activeMembers,
   call,
+  demoData,
   EXPIRATION_SHAPES,
   expectedPlan,
   expectError,
@@ -14,6 +17,7 @@ import {
   ids,
   PLAN_SHAPES,
   sameInstants,
+  sitesWithData,
   walkPages,
 } from './helpers';
 
@@ -21,7 +25,6 @@ const listed = (plans: PlanRecord[]) => plans.filter((p) => p.status === 'enable
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
-  const demoData = (fx: AdminFixture) => readSiteData(fx.store, fx.demo.id);
 
   test('the demo data holds plans of every type and every status', async () => {
     const { plans } = await demoData(fixture());
@@ -91,7 +94,7 @@ forEachStore((_name, newStore) => {
 
   test('listed plans equal the store\'s plans, activeMemberCount counted from the memberships', async () => {
     const fx = fixture();
-    for (const [site, key] of [[fx.demo, fx.keys.demo.all], [fx.other, fx.keys.other.all]] as const) {
+    for (const { site, key } of sitesWithData(fx)) {
       const data = await readSiteData(fx.store, site.id);
       const { body } = await call(fx.app, '/plans', { key });
       expect(sameInstants(body)).toStrictEqual(sameInstants(listed(data.plans).map((p) => expectedPlan(p, data))));
@@ -128,7 +131,7 @@ forEachStore((_name, newStore) => {
 
   test.each(PLAN_TYPES)('GET /plans?type=%s lists exactly the listed plans of that type', async (type) => {
     const fx = fixture();
-    for (const [site, key] of [[fx.demo, fx.keys.demo.all], [fx.other, fx.keys.other.all]] as const) {
+    for (const { site, key } of sitesWithData(fx)) {
       const data = await readSiteData(fx.store, site.id);
       const res = await call(fx.app, '/plans', { key, query: { type } });
       expect(res.status).toBe(200);
@@ -209,7 +212,7 @@ forEachStore((_name, newStore) => {
     expect(members.length).toBeGreaterThan(0);
     const res = await call(fx.app, `/plans/${archived.id}`, { key: fx.keys.demo.all });
     expect(res.body.status).toBe('archived');
-    expect(res.body.activeMemberCount).toBe(new Set(members.filter((m) => m.status === 'active').map((m) => m.memberId)).size);
+    expect(res.body.activeMemberCount).toBe(activeMembers(members));
   });
 
   test('GET /plans/{id} of a plan that does not exist answers 404 notFound', async () => {

@@ -1,3 +1,4 @@
+/** GET /sites (spec 2.1): the key's own site, with metrics counted from its memberships. */
 import { expect, test } from 'vitest';
 import { SCOPES } from '../../src/contract/admin';
 import { forEachStore, readSiteData, useAdminFixture } from '../support/admin-fixture';
@@ -8,6 +9,7 @@ import {
   expectShape,
   expectedSite,
   sameInstants,
+  siteAndKey,
   SITE_SHAPE,
 } from './helpers';
 
@@ -45,8 +47,7 @@ forEachStore((_name, newStore) => {
 
   test('site metrics equal the active, free and paid members counted from the store', async () => {
     const fx = fixture();
-    for (const site of [fx.demo, fx.other, fx.empty]) {
-      const key = site.id === fx.demo.id ? fx.keys.demo.all : site.id === fx.other.id ? fx.keys.other.all : fx.keys.empty.all;
+    for (const { site, key } of (['demo', 'other', 'empty'] as const).map((name) => siteAndKey(fx, name))) {
       const data = await readSiteData(fx.store, site.id);
       const [wire] = (await call(fx.app, '/sites', { key })).body;
       expect(wire.id).toBe(site.id);
