@@ -34,53 +34,66 @@ export const siteFrom = (r: Row): SiteRecord => ({
   createdAt: r.created_at as number,
 });
 
-export function planFrom(r: Row): PlanRecord {
+/*
+ * List rows come back from SQLite as arrays (`statement.raw()`), which costs about a third less
+ * than named objects on a page of members; each mapper reads the columns of the list beside it.
+ */
+export type RawRow = unknown[];
+
+export const PLAN_COLUMNS =
+  'id, site_id, public_id, name, description, status, is_public, color_code, content_url, welcome_url, created_at, type, terms';
+export function planFrom(r: RawRow): PlanRecord {
   const plan: Row = {
-    id: r.id, siteId: r.site_id, publicId: r.public_id, name: r.name, status: r.status,
-    isPublic: r.is_public === 1, colorCode: r.color_code, createdAt: r.created_at, type: r.type,
-    ...(JSON.parse(r.terms as string) as Row),
+    id: r[0], siteId: r[1], publicId: r[2], name: r[3], status: r[5], isPublic: r[6] === 1, colorCode: r[7],
+    createdAt: r[10], type: r[11], ...(JSON.parse(r[12] as string) as Row),
   };
-  opt(plan, 'description', r.description);
-  opt(plan, 'contentUrl', r.content_url);
-  opt(plan, 'welcomeUrl', r.welcome_url);
+  opt(plan, 'description', r[4]);
+  opt(plan, 'contentUrl', r[8]);
+  opt(plan, 'welcomeUrl', r[9]);
   return plan as unknown as PlanRecord;
 }
 
-export function memberFrom(r: Row): MemberRecord {
-  const member: Row = { id: r.id, siteId: r.site_id, email: r.email, status: r.status, createdAt: r.created_at };
-  opt(member, 'firstName', r.first_name);
-  opt(member, 'lastName', r.last_name);
+export const MEMBER_COLUMNS = 'id, site_id, email, first_name, last_name, status, created_at';
+export function memberFrom(r: RawRow): MemberRecord {
+  const member: Row = { id: r[0], siteId: r[1], email: r[2], status: r[5], createdAt: r[6] };
+  opt(member, 'firstName', r[3]);
+  opt(member, 'lastName', r[4]);
   return member as unknown as MemberRecord;
 }
 
-export function membershipFrom(r: Row): MembershipRecord {
+export const MEMBERSHIP_COLUMNS =
+  'm.id, m.site_id, m.member_id, m.plan_id, p.public_id, m.type, m.status, m.created_at, m.payment_failure, ' +
+  'm.expires_at, m.cancels_at, m.billing_period_end';
+export function membershipFrom(r: RawRow): MembershipRecord {
   const m: Row = {
-    id: r.id, siteId: r.site_id, memberId: r.member_id, planId: r.plan_id, planPublicId: r.plan_public_id,
-    type: r.type, status: r.status, createdAt: r.created_at, paymentFailure: r.payment_failure === 1,
+    id: r[0], siteId: r[1], memberId: r[2], planId: r[3], planPublicId: r[4], type: r[5], status: r[6],
+    createdAt: r[7], paymentFailure: r[8] === 1,
   };
-  opt(m, 'expiresAt', r.expires_at);
-  opt(m, 'cancelsAt', r.cancels_at);
-  opt(m, 'billingPeriodEnd', r.billing_period_end);
+  opt(m, 'expiresAt', r[9]);
+  opt(m, 'cancelsAt', r[10]);
+  opt(m, 'billingPeriodEnd', r[11]);
   return m as unknown as MembershipRecord;
 }
 
-export const eventFrom = (r: Row): MemberEventRecord => ({
-  id: r.id as number,
-  siteId: r.site_id as number,
-  memberId: r.member_id as number,
-  eventType: r.event_type as MemberEventRecord['eventType'],
-  details: JSON.parse(r.details as string) as Record<string, unknown>,
-  createdAt: r.created_at as number,
+export const EVENT_COLUMNS = 'id, site_id, member_id, event_type, details, created_at';
+export const eventFrom = (r: RawRow): MemberEventRecord => ({
+  id: r[0] as number,
+  siteId: r[1] as number,
+  memberId: r[2] as number,
+  eventType: r[3] as MemberEventRecord['eventType'],
+  details: JSON.parse(r[4] as string) as Record<string, unknown>,
+  createdAt: r[5] as number,
 });
 
-export const viewFrom = (r: Row): ContentViewRecord => ({
-  id: r.id as number,
-  siteId: r.site_id as number,
-  memberId: r.member_id as number,
-  nodeId: r.node_id as number,
-  viewedAt: r.viewed_at as number,
-  node: { id: r.node_id as number, name: r.node_name as string, type: r.node_type as ContentViewRecord['node']['type'] },
-  space: { id: r.space_id as number, name: r.space_name as string },
+export const VIEW_COLUMNS = 'v.id, v.site_id, v.member_id, v.node_id, v.viewed_at, n.name, n.type, s.id, s.name';
+export const viewFrom = (r: RawRow): ContentViewRecord => ({
+  id: r[0] as number,
+  siteId: r[1] as number,
+  memberId: r[2] as number,
+  nodeId: r[3] as number,
+  viewedAt: r[4] as number,
+  node: { id: r[3] as number, name: r[5] as string, type: r[6] as ContentViewRecord['node']['type'] },
+  space: { id: r[7] as number, name: r[8] as string },
 });
 
 export function apiKeyFrom(r: Row): ApiKeyRecord {

@@ -11,8 +11,14 @@ import { ConflictError, MissingReferenceError } from './errors';
 import type { Page, PageRequest, PlanFilter } from './queries';
 import { migrate } from './sqlite-migrations';
 import {
+  type RawRow,
   type Row,
   type Value,
+  EVENT_COLUMNS,
+  MEMBER_COLUMNS,
+  MEMBERSHIP_COLUMNS,
+  PLAN_COLUMNS,
+  VIEW_COLUMNS,
   UNIQUE_FIELDS,
   Where,
   apiKeyFrom,
@@ -56,10 +62,19 @@ export function openSqliteStore(path: string): Store {
     first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id) !== undefined;
   const siteExists = (id: number): boolean => first('SELECT 1 FROM sites WHERE id = ?', id) !== undefined;
 
+  /** Raw-mode statements (rows as arrays), cached apart: `raw()` is a mode of the statement. */
+  const rawStatements = new Map<string, Database.Statement>();
+  const rawSql = (text: string): Database.Statement => {
+    let statement = rawStatements.get(text);
+    if (!statement) rawStatements.set(text, (statement = db.prepare(text).raw(true)));
+    return statement;
+  };
+  const firstRaw = (text: string, ...params: Value[]) => rawSql(text).get(...params) as RawRow | undefined;
+
   /** A keyset page: fetches limit + 1 rows to learn whether more follow. */
-  function page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: Row) => T): Page<T> {
+  function page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: RawRow) => T): Page<T> {
     where.add(`${idColumn} > ?`, req.afterId ?? 0);
-    const rows = sql(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`).all(...where.params, req.limit + 1) as Row[];
+    const rows = rawSql(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`).all(...where.params, req.limit + 1) as RawRow[];
     const hasMore = rows.length > req.limit;
     return { items: (hasMore ? rows.slice(0, req.limit) : rows).map(map), hasMore };
   }
@@ -173,13 +188,13 @@ export function openSqliteStore(path: string): Store {
             orNull(r.contentUrl), orNull(r.welcomeUrl), r.createdAt, r.type, JSON.stringify(terms)),
         (r) => noSite(r.siteId),
       );
-      return planFrom(first('SELECT * FROM plans WHERE id = ?', id!)!);
+      return planFrom(firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`, id!)!);
     },
     async getPlan(siteId, id) {
-      const row = first('SELECT * FROM plans WHERE site_id = ? AND id = ?', siteId, id);
+      const row = firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE site_id = ? AND id = ?`, siteId, id);
       return row && planFrom(row);
     },
-    listPlans: async (siteId, filter, req) => page('SELECT * FROM plans', 'id', planWhere(siteId, filter), req, planFrom),
+    listPlans: async (siteId, filter, req) => page(`SELECT ${PLAN_COLUMNS} FROM plans`, 'id', planWhere(siteId, filter), req, planFrom),
     async countPlans(siteId, filter) {
       const where = planWhere(siteId, filter);
       return first(`SELECT count(*) AS n FROM plans WHERE ${where}`, ...where.params)!.n as number;
@@ -202,7 +217,7 @@ export function openSqliteStore(path: string): Store {
       ),
     listMembers: async (siteId, f, req) =>
       page(
-        'SELECT * FROM members',
+        `SELECT ${MEMBER_COLUMNS} FROM members`,
         'id',
         new Where('site_id', siteId).eq('email', f.email).eq('+first_name', f.firstName).eq('+last_name', f.lastName)
           .eq('+status', f.status).range('+created_at', f.created),
@@ -221,7 +236,7 @@ export function openSqliteStore(path: string): Store {
       ),
     listMemberships: async (siteId, f, req) =>
       page(
-        'SELECT m.*, p.public_id AS plan_public_id FROM memberships m JOIN plans p ON p.id = m.plan_id',
+        `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id`,
         'm.id',
         new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
           .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
@@ -238,7 +253,7 @@ export function openSqliteStore(path: string): Store {
       ),
     listMemberEvents: async (siteId, f, req) =>
       page(
-        'SELECT * FROM member_events',
+        `SELECT ${EVENT_COLUMNS} FROM member_events`,
         'id',
         new Where('site_id', siteId).eq('member_id', f.memberId).range('+created_at', f.created),
         req,
@@ -270,7 +285,7 @@ export function openSqliteStore(path: string): Store {
       ),
     listContentViews: async (siteId, f, req) =>
       page(
-        `SELECT v.*, n.name AS node_name, n.type AS node_type, s.id AS space_id, s.name AS space_name
+        `SELECT ${VIEW_COLUMNS}
          FROM content_views v JOIN content_nodes n ON n.id = v.node_id JOIN content_spaces s ON s.id = n.space_id`,
         'v.id',
         new Where('v.site_id', siteId).eq('v.member_id', f.memberId).eq('v.node_id', f.nodeId)
