@@ -1,6 +1,7 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
 import { ValidationError } from '../service/domain/validation';
 import { ConflictError } from '../service/store/errors';
+import { SchemaVersionError } from '../service/store/sqlite-migrations';
 import { keysCommand, KEYS_USAGE } from './commands/keys';
 import { seedCommand, SEED_USAGE } from './commands/seed';
 import { serveCommand, SERVE_USAGE } from './commands/serve';
@@ -37,6 +38,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     if (error instanceof ConflictError) {
       io.err(error.message);
+      return 1;
+    }
+    // The machine said no (a path that cannot hold the database, a port in use, a database
+    // from a newer version): say what and where, without a stack trace.
+    if (/^(E[A-Z]+|SQLITE_\w+)$/.test(code) || error instanceof SchemaVersionError) {
+      io.err(`cannot go on: ${(error as Error).message}`);
       return 1;
     }
     throw error;

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, test } from 'vitest';
 
@@ -21,19 +22,21 @@ function start(env: Record<string, string>) {
       resolve(l);
     }),
   );
+  const stderr: string[] = [];
   const url = new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr! }).on('line', (line) => {
+      stderr.push(line);
       const match = /serving on (http:\/\/\S+)/.exec(line);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`svc serve exited with ${code}`)));
+    child.once('close', (code) => reject(new Error(`svc serve exited with ${code}`)));
   });
   // 'close' comes after both pipes are drained, so stdout is complete by then.
   const stop = () => new Promise<number | null>((resolve) => {
     child.once('close', (code) => resolve(code));
     child.kill('SIGTERM');
   });
-  return { url, firstLine, stdout, stop };
+  return { url, firstLine, stdout, stderr, stop };
 }
 
 test('serve seeds an empty database, prints a working demo key once, and stops cleanly', async () => {
@@ -63,4 +66,23 @@ test('serve seeds an empty database, prints a working demo key once, and stops c
 test('serve refuses a malformed SVC_ADMIN_RATE_LIMIT with exit 2', async () => {
   const bad = start({ SVC_ADMIN_RATE_LIMIT: 'lots' });
   await expect(bad.url).rejects.toThrow(/exited with 2/);
+});
+
+test('a port in use fails the start with a one-line reason, exit 1, and no key is lost', async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const port = String((blocker.address() as AddressInfo).port);
+  const db = join(dir, 'busy.db');
+  const failed = start({ PORT: port, SVC_DB: db });
+  await expect(failed.url).rejects.toThrow(/exited with 1/);
+  expect(failed.stderr.join('\n')).toMatch(/cannot go on: .*EADDRINUSE/);
+  expect(failed.stderr.join('\n')).not.toMatch(/\n\s+at /);
+  expect(failed.stdout).toEqual([]);
+  await new Promise((resolve) => blocker.close(resolve));
+
+  // The database was seeded; the next start says how to make a key.
+  const next = start({ SVC_DB: db });
+  await next.url;
+  expect(await next.stop()).toBe(0);
+  expect(next.stderr.join('\n')).toMatch(/svc keys create --site demo/);
 });

@@ -17,15 +17,24 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   const config = serveConfig(env);
   const path = dbPath(values.db, env);
   const store = openSqliteStore(path);
-  let demoKey: string | undefined;
-  if ((await store.listSites()).length === 0) {
-    const { site } = await ensureDemoSite(store, systemClock);
-    await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
-    demoKey = (await issueApiKey(store, systemClock, { siteId: site.id, scopes: [...SCOPES] })).key;
+  let server;
+  let demoSiteId: number | undefined;
+  try {
+    if ((await store.listSites()).length === 0) {
+      const { site } = await ensureDemoSite(store, systemClock);
+      await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
+      demoSiteId = site.id;
+    }
+    const app = await createServiceApp({ store, clock: systemClock, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
+    server = await listen(app, config.port, config.host);
+  } catch (error) {
+    await store.close();
+    throw error;
   }
-  const app = await createServiceApp({ store, clock: systemClock, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
-  const server = await listen(app, config.port, config.host);
-  // The key goes out first: a script that waits for "serving on" then has it already.
+  // Issued only once the service is up, so a failed start never swallows the one showing of a key.
+  // It goes out before "serving on": a script that waits for that line has the key already.
+  const demoKey =
+    demoSiteId === undefined ? undefined : (await issueApiKey(store, systemClock, { siteId: demoSiteId, scopes: [...SCOPES] })).key;
   if (demoKey) io.out(demoKey);
   io.err(`serving on ${server.url} (database ${path})`);
   io.err(`Admin API:  ${server.url}/admin/v1/sites   (OpenAPI: ${server.url}/admin/v1/openapi.json)`);

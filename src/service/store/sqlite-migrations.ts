@@ -11,6 +11,11 @@
  */
 import type Database from 'better-sqlite3';
 
+/** The database was written by a newer build: nothing is touched. */
+export class SchemaVersionError extends Error {
+  override readonly name = 'SchemaVersionError';
+}
+
 export const MIGRATIONS: readonly string[] = [
   /* 1: initial schema */ `
   CREATE TABLE sites (
@@ -145,7 +150,7 @@ export const MIGRATIONS: readonly string[] = [
 export function migrate(db: Database.Database): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(
+    throw new SchemaVersionError(
       `database schema version ${current} is newer than this build supports (${MIGRATIONS.length}); ` +
         'upgrade the service or use another database file',
     );
