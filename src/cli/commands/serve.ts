@@ -15,6 +15,11 @@ export const SERVE_USAGE = ['svc serve [--db PATH]   (env PORT, HOST, SVC_DB, SV
 export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const { values } = parseArgs({ args, options: { db: { type: 'string' } } });
   const config = serveConfig(env);
+  // Listening for the stop signal from the start, so one that comes early still stops cleanly.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   const path = dbPath(values.db, env);
   const store = openSqliteStore(path);
   let server;
@@ -44,11 +49,7 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   } else {
     io.err('make an Admin API key with: npx svc keys create --site demo --scopes ' + SCOPES.join(','));
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
   io.err('stopping');
   await server.close();
   await store.close();
