@@ -105,3 +105,28 @@ test('site rules: subdomain, domain, currency and locale', async () => {
   expect(site).toMatchObject({ domain: 'shop.example.com', defaultCurrency: 'gbp', locale: 'fr', name: 'shop' });
   expect(await store.listSites()).toHaveLength(2);
 });
+
+test('rich text keeps formatting and links, and loses scripts, handlers, styles and unsafe links', async () => {
+  const plan = await definePlan(store, clock, siteId, {
+    name: 'Rich',
+    type: 'oneTimePayment',
+    expiration: { mode: 'none' },
+    description:
+      '<p>Get <strong>all</strong> <em>of</em> it: <a href="https://example.com/x" onclick="steal()">details</a></p>' +
+      '<script>alert(1)</script><img src=x onerror="alert(2)"><p style="color:red">styled</p>' +
+      '<a href="javascript:alert(3)">bad</a><iframe src="https://evil.example"></iframe>',
+    billing: { price: 5, currency: 'usd', taxPercentage: 20, taxDescription: '<p>VAT</p><style>p{}</style>' },
+  });
+  expect(plan.description).toBe(
+    '<p>Get <strong>all</strong> <em>of</em> it: <a href="https://example.com/x" target="_blank" rel="noopener noreferrer">details</a></p>' +
+      '<p>styled</p><a target="_blank" rel="noopener noreferrer">bad</a>',
+  );
+  expect(plan.type === 'oneTimePayment' && plan.billing.taxDescription).toBe('<p>VAT</p>');
+});
+
+test('rich text that is nothing but disallowed markup is dropped, not stored empty', async () => {
+  const plan = await definePlan(store, clock, siteId, {
+    name: 'Empty', type: 'free', expiration: { mode: 'none' }, description: '<script>alert(1)</script>',
+  });
+  expect(plan).not.toHaveProperty('description');
+});

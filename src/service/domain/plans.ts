@@ -6,6 +6,7 @@ import type { Store } from '../store/store';
 import type { Clock } from './clock';
 import { planDefinitionSchema, type PlanDefinition } from './plan-schema';
 import { randomId } from './random';
+import { sanitizeRichText } from './rich-text';
 import { parseOrThrow } from './validation';
 
 /** Colours handed out in turn, so neighbouring plans are told apart at a glance. */
@@ -17,7 +18,7 @@ export async function definePlan(
   siteId: number,
   definition: PlanDefinition,
 ): Promise<PlanRecord> {
-  const plan = parseOrThrow(planDefinitionSchema, definition);
+  const plan = withSanitizedRichText(parseOrThrow(planDefinitionSchema, definition));
   const existing = await store.countPlans(siteId, { statuses: PLAN_STATUSES });
   for (let attempt = 0; ; attempt++) {
     try {
@@ -33,4 +34,17 @@ export async function definePlan(
       if (!(error instanceof ConflictError && error.field === 'publicId') || attempt === 3) throw error;
     }
   }
+}
+
+/** The plan with its rich-text fields cut to the allowlist; a field left empty by that is dropped. */
+function withSanitizedRichText<P extends { description?: string; billing?: { taxDescription?: string } }>(plan: P): P {
+  const { description, ...rest } = plan;
+  const cleanDescription = sanitizeRichText(description);
+  const result = { ...rest, ...(cleanDescription !== undefined && { description: cleanDescription }) } as P;
+  if (plan.billing) {
+    const { taxDescription, ...billing } = plan.billing;
+    const cleanTax = sanitizeRichText(taxDescription);
+    result.billing = { ...billing, ...(cleanTax !== undefined && { taxDescription: cleanTax }) };
+  }
+  return result;
 }
