@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { openSqliteStore } from '../src/service/store/sqlite';
 import { MIGRATIONS, migrate } from '../src/service/store/sqlite-migrations';
 import { runStoreContract } from './store-contract';
-import { T0, addMembers, newSite } from './store-contract/fixtures';
+import { T0, addMembers, newPlan, newSite } from './store-contract/fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
 let files = 0;
@@ -17,6 +17,45 @@ runStoreContract('sqlite store in memory', () => openSqliteStore(':memory:'));
 runStoreContract('sqlite store in a file', () => openSqliteStore(newFile()));
 
 describe('sqlite store files', () => {
+  test('site metrics and plan counts follow writes made through another connection', async () => {
+    const file = newFile();
+    const reader = openSqliteStore(file);
+    const writer = openSqliteStore(file);
+    const site = await writer.createSite(newSite('shared'));
+    const plan = await writer.createPlan(newPlan(site.id));
+    const [a, b] = await addMembers(writer, site.id, 2);
+    const active = (memberId: number) => ({ siteId: site.id, memberId, planId: plan.id, status: 'active' as const, createdAt: T0, paymentFailure: false });
+
+    await writer.createMemberships([active(a!)]);
+    expect((await reader.siteMetrics(site.id)).activeMemberCount).toBe(1);
+    expect((await reader.planActiveMemberCounts(site.id, [plan.id])).get(plan.id)).toBe(1);
+    // Asked again with nothing changed: the same answer.
+    expect((await reader.siteMetrics(site.id)).activeMemberCount).toBe(1);
+
+    await writer.createMemberships([active(b!)]);
+    expect((await reader.siteMetrics(site.id)).activeMemberCount).toBe(2);
+    expect((await reader.planActiveMemberCounts(site.id, [plan.id])).get(plan.id)).toBe(2);
+
+    // And through the same connection.
+    const [c] = await addMembers(reader, site.id, 1, 'own');
+    await reader.createMemberships([active(c!)]);
+    expect((await reader.siteMetrics(site.id)).activeMemberCount).toBe(3);
+    expect((await reader.planActiveMemberCounts(site.id, [plan.id])).get(plan.id)).toBe(3);
+    await reader.close();
+    await writer.close();
+  });
+
+  test('a caller changing returned metrics does not change what the store answers next', async () => {
+    const store = openSqliteStore(':memory:');
+    const site = await store.createSite(newSite('mutable'));
+    const metrics = await store.siteMetrics(site.id);
+    metrics.activeMemberCount = 99;
+    (await store.planActiveMemberCounts(site.id, [1])).set(1, 99);
+    expect((await store.siteMetrics(site.id)).activeMemberCount).toBe(0);
+    expect((await store.planActiveMemberCounts(site.id, [1])).get(1)).toBe(0);
+    await store.close();
+  });
+
   test('reopening a file database keeps its rows and its secrets', async () => {
     const file = newFile();
     const first = openSqliteStore(file);

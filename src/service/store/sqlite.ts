@@ -62,6 +62,29 @@ export function openSqliteStore(path: string): Store {
     first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id) !== undefined;
   const siteExists = (id: number): boolean => first('SELECT 1 FROM sites WHERE id = ?', id) !== undefined;
 
+  /*
+   * Aggregates over a whole site (site metrics, members per plan) take a few hundred ms at a
+   * million members and block the event loop meanwhile. They are kept until the database
+   * changes: through this connection (`writes`) or any other (`PRAGMA data_version`), so a
+   * cached answer is always the answer the data gives now.
+   */
+  let writes = 0;
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const aggregates = new Map<string, { version: string; value: unknown }>();
+  function untilChanged<T>(key: string, compute: () => T): T {
+    const version = `${dataVersion.get() as number}:${writes}`;
+    const hit = aggregates.get(key);
+    if (hit?.version === version) return hit.value as T;
+    if (aggregates.size >= 1000) aggregates.clear();
+    const value = compute();
+    aggregates.set(key, { version, value });
+    return value;
+  }
+  const write = (statement: Database.Statement, ...params: Value[]): Database.RunResult => {
+    writes++;
+    return statement.run(...params);
+  };
+
   /** Raw-mode statements (rows as arrays), cached apart: `raw()` is a mode of the statement. */
   const rawStatements = new Map<string, Database.Statement>();
   const rawSql = (text: string): Database.Statement => {
@@ -96,6 +119,7 @@ export function openSqliteStore(path: string): Store {
       return ids;
     });
     try {
+      writes++;
       return run();
     } catch (error) {
       if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
@@ -140,7 +164,7 @@ export function openSqliteStore(path: string): Store {
     async secret(name, create) {
       const found = first('SELECT value FROM secrets WHERE name = ?', name);
       if (found) return found.value as string;
-      sql('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, create());
+      write(sql('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'), name, create());
       return first('SELECT value FROM secrets WHERE name = ?', name)!.value as string;
     },
 
@@ -163,17 +187,20 @@ export function openSqliteStore(path: string): Store {
     listSites: async () => (sql('SELECT * FROM sites ORDER BY id').all() as Row[]).map(siteFrom),
     async updateSite(id, patch) {
       const enabled = patch.adminApiEnabled === undefined ? null : patch.adminApiEnabled ? 1 : 0;
-      sql('UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled) WHERE id = ?').run(enabled, id);
+      write(sql('UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled) WHERE id = ?'), enabled, id);
       return getSite(id);
     },
     async siteMetrics(siteId): Promise<SiteMetrics> {
-      const r = first(
-        `SELECT count(*) AS active, coalesce(sum(free), 0) AS free, coalesce(sum(paid), 0) AS paid FROM (
-           SELECT member_id, max(type = 'free') AS free, max(type <> 'free') AS paid FROM memberships
-           WHERE site_id = ? AND status = 'active' GROUP BY member_id)`,
-        siteId,
-      )!;
-      return { activeMemberCount: r.active as number, freeMemberCount: r.free as number, paidMemberCount: r.paid as number };
+      const metrics = untilChanged(`metrics ${siteId}`, () => {
+        const r = first(
+          `SELECT count(*) AS active, coalesce(sum(free), 0) AS free, coalesce(sum(paid), 0) AS paid FROM (
+             SELECT member_id, max(type = 'free') AS free, max(type <> 'free') AS paid FROM memberships
+             WHERE site_id = ? AND status = 'active' GROUP BY member_id)`,
+          siteId,
+        )!;
+        return { activeMemberCount: r.active as number, freeMemberCount: r.free as number, paidMemberCount: r.paid as number };
+      });
+      return { ...metrics };
     },
 
     async createPlan(p) {
@@ -200,13 +227,17 @@ export function openSqliteStore(path: string): Store {
       return first(`SELECT count(*) AS n FROM plans WHERE ${where}`, ...where.params)!.n as number;
     },
     async planActiveMemberCounts(siteId, planIds) {
-      const rows = sql(
-        `SELECT plan_id, count(DISTINCT member_id) AS n FROM memberships
-         WHERE site_id = ? AND plan_id IN (SELECT value FROM json_each(?)) AND status = 'active' GROUP BY plan_id`,
-      ).all(siteId, JSON.stringify(planIds)) as Row[];
-      const counts = new Map<number, number>(planIds.map((id) => [id, 0]));
-      for (const r of rows) counts.set(r.plan_id as number, r.n as number);
-      return counts;
+      const ids = JSON.stringify(planIds);
+      const counts = untilChanged(`plan counts ${siteId} ${ids}`, () => {
+        const rows = sql(
+          `SELECT plan_id, count(DISTINCT member_id) AS n FROM memberships
+           WHERE site_id = ? AND plan_id IN (SELECT value FROM json_each(?)) AND status = 'active' GROUP BY plan_id`,
+        ).all(siteId, ids) as Row[];
+        const found = new Map<number, number>(planIds.map((id) => [id, 0]));
+        for (const r of rows) found.set(r.plan_id as number, r.n as number);
+        return found;
+      });
+      return new Map(counts);
     },
 
     createMembers: async (members) =>
@@ -309,7 +340,7 @@ export function openSqliteStore(path: string): Store {
       return row && apiKeyFrom(row);
     },
     revokeApiKey: async (hash, at) =>
-      sql('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(at, hash).changes > 0,
+      write(sql('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL'), at, hash).changes > 0,
 
     async close() {
       if (db.open) db.close();
