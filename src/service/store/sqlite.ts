@@ -3,28 +3,20 @@
  * Same-site references are checked by composite foreign keys; only when an insert fails does a
  * follow-up query find which field was wrong. Batches run in one transaction each.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type { SiteMetrics } from '../../contract/admin';
-import { ConflictError, MissingReferenceError } from './errors';
-import type { Page, PageRequest, PlanFilter } from './queries';
-import { migrate } from './sqlite-migrations';
+import type { PlanFilter } from './queries';
+import { connect } from './sqlite-connection';
 import {
-  type RawRow,
   type Row,
-  type Value,
   EVENT_COLUMNS,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
   PLAN_COLUMNS,
   VIEW_COLUMNS,
-  UNIQUE_FIELDS,
   Where,
   apiKeyFrom,
   contentNodeFrom,
   eventFrom,
-  isConstraint,
   memberFrom,
   membershipFrom,
   orNull,
@@ -35,108 +27,7 @@ import {
 import type { Store } from './store';
 
 export function openSqliteStore(path: string): Store {
-  if (path !== '' && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5000 });
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    // 64 MiB page cache (default 2 MiB): index inserts in random key order, e.g. member e-mails
-    // during a seed, ran ~1.8x faster with it in measurements.
-    db.pragma('cache_size = -65536');
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-
-  const statements = new Map<string, Database.Statement>();
-  const sql = (text: string): Database.Statement => {
-    let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = db.prepare(text)));
-    return statement;
-  };
-  const first = (text: string, ...params: Value[]): Row | undefined => sql(text).get(...params) as Row | undefined;
-  const exists = (table: string, siteId: number, id: number): boolean =>
-    first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id) !== undefined;
-  const siteExists = (id: number): boolean => first('SELECT 1 FROM sites WHERE id = ?', id) !== undefined;
-
-  /*
-   * Aggregates over a whole site (site metrics, members per plan) take a few hundred ms at a
-   * million members and block the event loop meanwhile. They are kept until the database
-   * changes: through this connection (`writes`) or any other (`PRAGMA data_version`), so a
-   * cached answer is always the answer the data gives now.
-   */
-  let writes = 0;
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
-  const aggregates = new Map<string, { version: string; value: unknown }>();
-  function untilChanged<T>(key: string, compute: () => T): T {
-    const version = `${dataVersion.get() as number}:${writes}`;
-    const hit = aggregates.get(key);
-    if (hit?.version === version) return hit.value as T;
-    if (aggregates.size >= 1000) aggregates.clear();
-    const value = compute();
-    aggregates.set(key, { version, value });
-    return value;
-  }
-  const write = (statement: Database.Statement, ...params: Value[]): Database.RunResult => {
-    writes++;
-    return statement.run(...params);
-  };
-
-  /** Raw-mode statements (rows as arrays), cached apart: `raw()` is a mode of the statement. */
-  const rawStatements = new Map<string, Database.Statement>();
-  const rawSql = (text: string): Database.Statement => {
-    let statement = rawStatements.get(text);
-    if (!statement) rawStatements.set(text, (statement = db.prepare(text).raw(true)));
-    return statement;
-  };
-  const firstRaw = (text: string, ...params: Value[]) => rawSql(text).get(...params) as RawRow | undefined;
-
-  /** A keyset page: fetches limit + 1 rows to learn whether more follow. */
-  function page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: RawRow) => T): Page<T> {
-    where.add(`${idColumn} > ?`, req.afterId ?? 0);
-    const rows = rawSql(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`).all(...where.params, req.limit + 1) as RawRow[];
-    const hasMore = rows.length > req.limit;
-    return { items: (hasMore ? rows.slice(0, req.limit) : rows).map(map), hasMore };
-  }
-
-  /**
-   * Inserts every row in one transaction, returning the new ids in input order. On a broken
-   * rule it rolls back and throws the store error; `missing` names the bad reference of the
-   * failing row (queried only then).
-   */
-  function insertAll<T>(
-    rows: readonly T[],
-    insert: (row: T) => Database.RunResult,
-    missing: (row: T) => MissingReferenceError | undefined,
-  ): number[] {
-    let current = 0;
-    const run = db.transaction(() => {
-      const ids = new Array<number>(rows.length);
-      for (current = 0; current < rows.length; current++) ids[current] = Number(insert(rows[current]!).lastInsertRowid);
-      return ids;
-    });
-    try {
-      writes++;
-      return run();
-    } catch (error) {
-      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY')) {
-        const hit = UNIQUE_FIELDS.find(([column]) => error.message.includes(column));
-        if (hit) throw new ConflictError(hit[1], `${hit[1]} is taken: ${error.message}`);
-      }
-      if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_NOTNULL')) {
-        const reference = current < rows.length ? missing(rows[current]!) : undefined;
-        if (reference) throw reference;
-      }
-      throw error;
-    }
-  }
-  const noSite = (siteId: number) =>
-    siteExists(siteId) ? undefined : new MissingReferenceError('siteId', `site ${siteId} does not exist`);
-  const noRow = (table: string, field: string, siteId: number, id: number) =>
-    exists(table, siteId, id) ? undefined : new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
+  const { db, sql, first, firstRaw, untilChanged, write, page, insertAll, noSite, noRow } = connect(path);
 
   const insertMember = db.prepare(
     'INSERT INTO members (site_id, email, first_name, last_name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)',
