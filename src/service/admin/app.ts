@@ -62,12 +62,15 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
     return jsonResponse(wire);
   });
 
-  for (const endpoint of [plansEndpoint, membersEndpoint, membershipsEndpoint, memberEventsEndpoint, contentViewsEndpoint]) {
-    app.get(endpoint.path, listHandler(endpoint as never, store, cursors));
-  }
+  app.get(plansEndpoint.path, listHandler(plansEndpoint, store, cursors));
+  app.get(membersEndpoint.path, listHandler(membersEndpoint, store, cursors));
+  app.get(membershipsEndpoint.path, listHandler(membershipsEndpoint, store, cursors));
+  app.get(memberEventsEndpoint.path, listHandler(memberEventsEndpoint, store, cursors));
+  app.get(contentViewsEndpoint.path, listHandler(contentViewsEndpoint, store, cursors));
 
-  // Known paths answer other methods with 405: the API is read-only by design, not by accident.
-  for (const path of ['/sites', '/plans', '/plans/:id', '/members', '/memberships', '/memberEvents', '/contentLibrary/views', '/openapi.json']) {
+  // Every path above answers other methods with 405: the API is read-only by design, not by accident.
+  const readPaths = new Set(app.routes.filter((r) => r.method === 'GET').map((r) => r.path));
+  for (const path of readPaths) {
     app.all(path, () => {
       throw AdminError.of(405, 'methodNotAllowed', 'The Admin API is read-only: use GET', 'base', { allow: 'GET, HEAD' });
     });
