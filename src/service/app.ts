@@ -2,10 +2,10 @@
  * The whole service as one fetch-standard app: the same `fetch` runs under node:http
  * (`svc serve`) and inside MSW (mock-server/). Platform pieces are passed in.
  */
-import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { adminApi, ADMIN_BASE_PATH } from './admin/app';
 import { AdminError } from './admin/errors';
+import { randomBytes, toBase64Url } from './crypto/bytes';
 import type { RateLimit } from './admin/rate-limit';
 import { log } from './diagnostics';
 import { systemClock, type Clock } from './domain/clock';
@@ -20,7 +20,7 @@ export interface ServiceOptions {
 }
 
 export async function createServiceApp({ store, clock = systemClock, adminRateLimit }: ServiceOptions): Promise<Hono> {
-  const cursorSecret = await store.secret('admin-cursor', () => randomBytes(32).toString('base64url'));
+  const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
 
   app.get('/healthz', () => jsonResponse({ ok: true }));

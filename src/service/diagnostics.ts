@@ -1,6 +1,9 @@
-/** Every message the service writes for people goes through here, with one prefix. */
+/**
+ * Every message the service writes for people goes through here, with one prefix. console, not
+ * process.stderr: the same app also runs in a browser, inside the mock server.
+ */
 export const log = {
-  info: (message: string) => process.stderr.write(`[svc] ${message}\n`),
+  info: (message: string) => console.error(`[svc] ${message}`),
   error: (message: string, error?: unknown) =>
-    process.stderr.write(`[svc] ${message}${error instanceof Error ? `: ${error.stack ?? error.message}` : ''}\n`),
+    console.error(`[svc] ${message}${error instanceof Error ? `: ${error.stack ?? error.message}` : ''}`),
 };

@@ -4,7 +4,8 @@
  * replayed against another endpoint, another site or other filters, or edited by hand, fails
  * the check and the request answers 400 `invalidCursor`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, fromBase64Url, toBase64Url } from '../crypto/bytes';
+import { hmacSha256 } from '../crypto/digests';
 
 export interface CursorScope {
   siteId: number;
@@ -16,11 +17,15 @@ export interface CursorScope {
 const MAC_BYTES = 16;
 
 export class CursorCodec {
-  constructor(private readonly secret: string) {}
+  private readonly sign: (message: string) => Uint8Array;
+
+  constructor(secret: string) {
+    this.sign = hmacSha256(secret);
+  }
 
   encode(scope: CursorScope, lastId: number): string {
     const id = lastId.toString(36);
-    return `${id}.${this.mac(scope, id).toString('base64url')}`;
+    return `${id}.${toBase64Url(this.mac(scope, id))}`;
   }
 
   /** The last id the cursor names, or undefined when it is not one this service issued for `scope`. */
@@ -28,20 +33,15 @@ export class CursorCodec {
     const match = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/.exec(cursor);
     if (!match) return undefined;
     const [, id, mac] = match as unknown as [string, string, string];
-    const given = Buffer.from(mac, 'base64url');
-    // The last base64 character has spare bits the decoder ignores; only the one spelling we
-    // issue is accepted, so no edited cursor passes.
-    if (given.length !== MAC_BYTES || given.toString('base64url') !== mac) return undefined;
-    if (!timingSafeEqual(given, this.mac(scope, id))) return undefined;
+    // fromBase64Url accepts only the one spelling we issue, so no edited cursor passes.
+    const given = fromBase64Url(mac);
+    if (given?.length !== MAC_BYTES || !constantTimeEqual(given, this.mac(scope, id))) return undefined;
     const lastId = parseInt(id, 36);
     return Number.isSafeInteger(lastId) ? lastId : undefined;
   }
 
-  private mac(scope: CursorScope, id: string): Buffer {
-    return createHmac('sha256', this.secret)
-      .update(`${scope.siteId}\n${scope.endpoint}\n${scope.filters}\n${id}`)
-      .digest()
-      .subarray(0, MAC_BYTES);
+  private mac(scope: CursorScope, id: string): Uint8Array {
+    return this.sign(`${scope.siteId}\n${scope.endpoint}\n${scope.filters}\n${id}`).subarray(0, MAC_BYTES);
   }
 }
 

@@ -3,7 +3,8 @@
  * stored: with that much entropy a fast hash is enough (no dictionary to guess from), and the
  * lookup stays one indexed read per request.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, randomBytes, toBase64Url } from '../crypto/bytes';
+import { sha256Hex } from '../crypto/digests';
 import { SCOPES, type Scope } from '../../contract/admin';
 import type { Clock } from '../domain/clock';
 import { ValidationError } from '../domain/validation';
@@ -12,9 +13,10 @@ import type { Store } from '../store/store';
 
 export const API_KEY_PREFIX = 'svc_admin_';
 const KEY_SHAPE = /^svc_admin_[A-Za-z0-9_-]{43}$/;
+const utf8 = new TextEncoder();
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 export function parseScopes(list: string): Scope[] {
@@ -33,7 +35,7 @@ export async function issueApiKey(
   clock: Clock,
   input: { siteId: number; scopes: Scope[]; expiresInMs?: number },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const key = API_KEY_PREFIX + toBase64Url(randomBytes(32));
   const now = clock();
   const record = await store.createApiKey({
     siteId: input.siteId,
@@ -53,7 +55,7 @@ export async function findUsableKey(store: Store, now: number, presented: string
   if (!record) return undefined;
   // The index lookup matched on the hash already; compare again in constant time so the
   // answer never depends on how much of a stored value a guess shares.
-  if (!timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+  if (!constantTimeEqual(utf8.encode(record.hash), utf8.encode(hash))) return undefined;
   if (record.revokedAt !== undefined && record.revokedAt <= now) return undefined;
   if (record.expiresAt !== undefined && record.expiresAt <= now) return undefined;
   return record;
