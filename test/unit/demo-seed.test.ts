@@ -1,7 +1,7 @@
 /** The demo data is what `npm start` shows a new user: it must be varied, consistent and repeatable. */
 import { expect, test } from 'vitest';
 import { PLAN_STATUSES } from '../../src/contract/admin';
-import { ensureDemoSite, seedMembers } from '../../src/service/seed/demo';
+import { ensureDemoSite, nextFixedBillingDate, seedMembers } from '../../src/service/seed/demo';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { Store } from '../../src/service/store/store';
 
@@ -83,6 +83,7 @@ test('dates agree with the plans: expiries, billing period ends, nothing in the 
     if (plan.type === 'subscription') {
       expect(m.expiresAt).toBeUndefined();
       expect(m.billingPeriodEnd).toBeGreaterThan(NOW);
+      if (plan.billing.billingDate) expect(new Date(m.billingPeriodEnd!).getUTCDate()).toBe(plan.billing.billingDate.day);
       if (m.cancelsAt !== undefined) expect(m.cancelsAt).toBe(m.billingPeriodEnd);
     } else {
       if (plan.expiration.mode === 'none') expect(m.expiresAt).toBeUndefined();
@@ -114,4 +115,14 @@ test('growing the site again adds members without clashing e-mails', async () =>
   expect(emails).toHaveLength(100);
   expect(new Set(emails).size).toBe(100);
   for (const email of emails) expect(email).toMatch(/^[a-z.-]+\.[0-9a-z]+@example\.com$/);
+});
+
+test('fixed billing dates fall on the next such day, or the last day of a shorter month', () => {
+  const at = (iso: string) => Date.parse(iso);
+  expect(nextFixedBillingDate(at('2026-11-23T12:00:00Z'), { day: 1 })).toBe(at('2026-12-01T00:00:00Z'));
+  expect(nextFixedBillingDate(at('2026-11-23T12:00:00Z'), { day: 25 })).toBe(at('2026-11-25T00:00:00Z'));
+  expect(nextFixedBillingDate(at('2027-02-10T00:00:00Z'), { day: 31 })).toBe(at('2027-02-28T00:00:00Z'));
+  expect(nextFixedBillingDate(at('2026-11-23T12:00:00Z'), { day: 15, month: 3 })).toBe(at('2027-03-15T00:00:00Z'));
+  expect(nextFixedBillingDate(at('2026-03-01T00:00:00Z'), { day: 29, month: 2 })).toBe(at('2027-02-28T00:00:00Z'));
+  expect(nextFixedBillingDate(at('2027-03-01T00:00:00Z'), { day: 29, month: 2 })).toBe(at('2028-02-29T00:00:00Z'));
 });

@@ -155,9 +155,9 @@ function membershipFor(
 ): NewMembership {
   const m: NewMembership = { siteId, memberId, planId: plan.id, status: 'active', createdAt, paymentFailure: false };
   if (plan.type === 'subscription') {
-    const { count, unit } = plan.billing.interval;
-    let end = addInterval(createdAt, count, unit);
-    while (end <= now) end = addInterval(end, count, unit);
+    const { interval, billingDate } = plan.billing;
+    let end = billingDate ? nextFixedBillingDate(now, billingDate) : addInterval(createdAt, interval.count, interval.unit);
+    while (end <= now) end = addInterval(end, interval.count, interval.unit);
     m.billingPeriodEnd = end;
     if (rnd.chance(0.08)) m.status = 'cancelled';
     else if (rnd.chance(0.1)) m.cancelsAt = end;
@@ -181,4 +181,21 @@ function membershipFor(
     }
   }
   return m;
+}
+
+/**
+ * The first fixed billing date after `now`: the day of every month, or the day and month of
+ * every year; a day the month lacks (31 in April, 29 February off leap years) falls on its last day.
+ */
+export function nextFixedBillingDate(now: number, date: { day: number; month?: number }): number {
+  const start = new Date(now);
+  for (let step = 0; step <= 48; step++) {
+    const year = start.getUTCFullYear() + Math.floor((start.getUTCMonth() + step) / 12);
+    const month = (start.getUTCMonth() + step) % 12;
+    if (date.month !== undefined && month !== date.month - 1) continue;
+    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+    const candidate = Date.UTC(year, month, Math.min(date.day, lastDay));
+    if (candidate > now) return candidate;
+  }
+  throw new Error(`no billing date for ${JSON.stringify(date)}`);
 }
