@@ -16,7 +16,7 @@ import { QueryReader, readPagingHeaders } from './params';
 
 export interface ListEndpoint<F extends object, R extends { id: number }, W> {
   path: string;
-  scope: Scope | undefined;
+  scope: Scope;
   filters(query: QueryReader): F;
   list(store: Store, siteId: number, filter: F, page: PageRequest): Promise<Page<R>>;
   toWire(store: Store, site: SiteRecord, records: R[]): W[] | Promise<W[]>;
@@ -31,7 +31,7 @@ export function listHandler<F extends object, R extends { id: number }, W>(
 ) {
   return async (c: Context<AdminEnv>): Promise<Response> => {
     const site = c.get('site');
-    if (def.scope) requireScope(c.get('key'), def.scope);
+    requireScope(c.get('key'), def.scope);
     const query = new QueryReader(new URL(c.req.url).searchParams);
     const filter = def.filters(query);
     const paging = readPagingHeaders(c.req.raw.headers, query);
