@@ -1,11 +1,12 @@
 /**
- * The in-memory store: tests, the mock server, `SVC_DB=:memory:`-style throwaway runs.
+ * The in-memory store, for tests and the mock server.
  * Rows live in arrays kept in id order, so keyset pages start with a binary search.
  * Batches validate every row before inserting any, so a failing batch changes nothing.
  */
 import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
-import type { Page, PageRequest, Range } from './queries';
+import { Table } from './memory-table';
+import type { Page, Range } from './queries';
 import type {
   ApiKeyRecord,
   ContentViewRecord,
@@ -21,43 +22,6 @@ import type { Store } from './store';
 
 interface ContentSpaceRow extends NewContentSpace {
   id: number;
-}
-
-/** Rows of one kind in ascending id order, with lookup by id. */
-class Table<T extends { id: number }> {
-  readonly rows: T[] = [];
-  readonly byId = new Map<number, T>();
-  private nextId = 1;
-
-  insert(make: (id: number) => T): T {
-    const row = make(this.nextId++);
-    this.rows.push(row);
-    this.byId.set(row.id, row);
-    return row;
-  }
-
-  /** Keyset page: rows after `afterId` that match, ascending by id. */
-  page(page: PageRequest, matches: (row: T) => boolean): Page<T> {
-    const items: T[] = [];
-    for (let i = this.firstIndexAfter(page.afterId ?? 0); i < this.rows.length; i++) {
-      const row = this.rows[i]!;
-      if (!matches(row)) continue;
-      if (items.length === page.limit) return { items, hasMore: true };
-      items.push(row);
-    }
-    return { items, hasMore: false };
-  }
-
-  private firstIndexAfter(afterId: number): number {
-    let lo = 0;
-    let hi = this.rows.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.rows[mid]!.id <= afterId) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 }
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {

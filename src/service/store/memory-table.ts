@@ -1,0 +1,39 @@
+/** The memory store's table: rows in id order, so a keyset page starts with a binary search. */
+import type { Page, PageRequest } from './queries';
+
+/** Rows of one kind in ascending id order, with lookup by id. */
+export class Table<T extends { id: number }> {
+  readonly rows: T[] = [];
+  readonly byId = new Map<number, T>();
+  private nextId = 1;
+
+  insert(make: (id: number) => T): T {
+    const row = make(this.nextId++);
+    this.rows.push(row);
+    this.byId.set(row.id, row);
+    return row;
+  }
+
+  /** Keyset page: rows after `afterId` that match, ascending by id. */
+  page(page: PageRequest, matches: (row: T) => boolean): Page<T> {
+    const items: T[] = [];
+    for (let i = this.firstIndexAfter(page.afterId ?? 0); i < this.rows.length; i++) {
+      const row = this.rows[i]!;
+      if (!matches(row)) continue;
+      if (items.length === page.limit) return { items, hasMore: true };
+      items.push(row);
+    }
+    return { items, hasMore: false };
+  }
+
+  private firstIndexAfter(afterId: number): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.rows[mid]!.id <= afterId) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
