@@ -124,7 +124,7 @@ function expectationFor(method: string, path: string, status: number): Expectati
   const template = relative === undefined ? undefined : templates.find((t) => t.pattern.test(relative))?.template;
   const item = template === undefined ? undefined : openApiDocument.paths[template];
   const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
-  const op = item?.[verb];
+  const op = item && Object.hasOwn(item, verb) ? item[verb] : undefined;
 
   if (template !== undefined && op) {
     const operation = `${method.toUpperCase()} ${template}`;
