@@ -4,11 +4,14 @@
  */
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../src/service/store/store';
+import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
 import { type Ctx, newSite } from './store-contract/fixtures';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
+import { metadataTests } from './store-contract/metadata';
 import { planTests } from './store-contract/plans';
+import { sessionTests } from './store-contract/sessions';
 import { siteTests } from './store-contract/sites';
 
 export function runStoreContract(name: string, newStore: () => Store | Promise<Store>): void {
@@ -28,5 +31,8 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     memberTests(ctx);
     membershipTests(ctx);
     activityTests(ctx);
+    accountTests(ctx);
+    sessionTests(ctx);
+    metadataTests(ctx);
   });
 }

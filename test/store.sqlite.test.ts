@@ -97,6 +97,46 @@ describe('sqlite store files', () => {
     raw.close();
   });
 
+  test('a database at schema version 1 migrates to the newest (2 or later), keeping its rows', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    old.prepare(`INSERT INTO sites (id, name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
+      VALUES (1, 'Old', 'old', 'old.example.com', 'usd', 'en', 1, ?)`).run(T0);
+    old.prepare(`INSERT INTO members (id, site_id, email, first_name, last_name, status, created_at)
+      VALUES (1, 1, 'ann@example.com', 'Ann', NULL, 'approved', ?), (2, 1, 'bob@example.com', NULL, NULL, 'pending', ?)`)
+      .run(T0, T0 + 1);
+    old.close();
+
+    const store = openSqliteStore(file);
+    expect((await store.listMembers(1, {}, { limit: 10 })).items).toStrictEqual([
+      { id: 1, siteId: 1, email: 'ann@example.com', firstName: 'Ann', status: 'approved', createdAt: T0 },
+      { id: 2, siteId: 1, email: 'bob@example.com', status: 'pending', createdAt: T0 + 1 },
+    ]);
+    expect(await store.getSite(1)).toMatchObject({ subdomain: 'old', adminApiEnabled: true });
+    // Old members have no password, no sign-up values, no metadata, no sessions.
+    expect(await store.findMemberLogin(1, 'ann@example.com')).toStrictEqual({ memberId: 1, status: 'approved' });
+    expect(await store.listSignupValues(1, 1)).toEqual([]);
+    expect(await store.getMemberMetadata(1, 1)).toStrictEqual({});
+    expect(await store.listSignupFields(1)).toEqual([]);
+    // And the new tables work with them.
+    const [field] = await store.createSignupFields([{ siteId: 1, type: 'checkbox', label: 'Agree', required: true, position: 0 }]);
+    const [cy] = await store.createMembers([
+      { siteId: 1, email: 'cy@example.com', status: 'approved', createdAt: T0, passwordHash: 'h', signupValues: [{ fieldId: field!, value: true }] },
+    ]);
+    expect(cy).toBe(3);
+    expect(await store.listSignupValues(1, 3)).toEqual([{ fieldId: field, value: true }]);
+    expect(await store.updateMemberMetadata(1, 1, () => ({ migrated: true }))).toStrictEqual({ migrated: true });
+    expect((await store.createSession({ siteId: 1, memberId: 2, tokenHash: 't', createdAt: T0, lastUsedAt: T0, expiresAt: T0 + 1 })).memberId).toBe(2);
+    await store.close();
+
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(migrate(db)).toBe(0);
+    db.close();
+  });
+
   test('opening a database written by a newer version throws', async () => {
     const file = newFile();
     await openSqliteStore(file).close();

@@ -1,6 +1,7 @@
 /** The demo data is what `npm start` shows a new user: it must be varied, consistent and repeatable. */
 import { expect, test } from 'vitest';
 import { PLAN_STATUSES } from '../../src/contract/admin';
+import { SIGNUP_FIELD_TYPES } from '../../src/contract/member';
 import { ensureDemoSite, nextFixedBillingDate, seedMembers } from '../../src/service/seed/demo';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { Store } from '../../src/service/store/store';
@@ -47,6 +48,58 @@ test('the demo site has plans of all four types, an archived and a deleted one, 
   expect(plans.map((p) => p.status)).toEqual(expect.arrayContaining(['enabled', 'archived', 'deleted']));
   expect(plans.some((p) => !p.isPublic)).toBe(true);
   expect((await store.listContentNodes(first.site.id)).length).toBeGreaterThan(5);
+});
+
+test('the demo site has custom sign-up fields of all five types, some required, with options where they belong', async () => {
+  const store = createMemoryStore();
+  const { site } = await ensureDemoSite(store, clock);
+  const fields = await store.listSignupFields(site.id);
+  expect(new Set(fields.map((f) => f.type))).toEqual(new Set(SIGNUP_FIELD_TYPES));
+  expect(fields.some((f) => f.required)).toBe(true);
+  expect(fields.some((f) => !f.required)).toBe(true);
+  for (const f of fields) {
+    if (f.type === 'select' || f.type === 'multiple-select') expect(f.options?.length).toBeGreaterThan(1);
+    else expect(f).not.toHaveProperty('options');
+  }
+  // Asked again, the site keeps the fields it has.
+  await ensureDemoSite(store, clock);
+  expect(await store.listSignupFields(site.id)).toEqual(fields);
+});
+
+test('a demo site from before sign-up fields existed gets them', async () => {
+  const store = createMemoryStore();
+  const site = await store.createSite({ name: 'Old demo', subdomain: 'demo', domain: 'demo.localhost', defaultCurrency: 'usd', locale: 'en', adminApiEnabled: true, createdAt: NOW });
+  expect((await ensureDemoSite(store, clock)).created).toBe(false);
+  expect(new Set((await store.listSignupFields(site.id)).map((f) => f.type))).toEqual(new Set(SIGNUP_FIELD_TYPES));
+});
+
+test('seeded members filled in every required sign-up field with a value of its type, and no one has a password', async () => {
+  const store = await seeded(6, 100);
+  const site = (await store.getSiteBySubdomain('demo'))!;
+  const fields = new Map((await store.listSignupFields(site.id)).map((f) => [f.id, f]));
+  const members = await all((a) => store.listMembers(site.id, {}, { limit: 100, ...(a !== undefined && { afterId: a }) }));
+  let optionalFilled = 0;
+  for (const member of members) {
+    const values = await store.listSignupValues(site.id, member.id);
+    const filled = new Set(values.map((v) => v.fieldId));
+    for (const f of fields.values()) if (f.required) expect(filled.has(f.id)).toBe(true);
+    for (const { fieldId, value } of values) {
+      const field = fields.get(fieldId)!;
+      const options = (field.options ?? []).map((o) => o.value);
+      if (!field.required) optionalFilled++;
+      if (field.type === 'checkbox') expect(typeof value).toBe('boolean');
+      else if (field.type === 'select') expect(options).toContain(value);
+      else if (field.type === 'multiple-select') for (const v of value as string[]) expect(options).toContain(v);
+      else expect(value).toEqual(expect.any(String));
+    }
+    expect((await store.findMemberLogin(site.id, member.email))?.passwordHash).toBeUndefined();
+  }
+  expect(optionalFilled).toBeGreaterThan(50);
+  // Deterministic, like the rest of the seed.
+  const again = await seeded(6, 100);
+  for (const member of members.slice(0, 20)) {
+    expect(await again.listSignupValues(site.id, member.id)).toEqual(await store.listSignupValues(site.id, member.id));
+  }
 });
 
 test('the same seed gives the same data; another seed gives other data', async () => {

@@ -1,6 +1,10 @@
-/** What the demo site offers: plans of all four types (and an archived one) and a content library. */
+/**
+ * What the demo site offers: plans of all four types (and an archived one), a content library,
+ * and custom sign-up fields of all five types.
+ */
 import type { ContentNodeType } from '../../contract/admin';
 import type { PlanDefinition } from '../domain/plan-schema';
+import type { NewSignupField } from '../store/records';
 
 export const DEMO_PLANS: PlanDefinition[] = [
   {
@@ -79,6 +83,56 @@ export const DEMO_LIBRARY: { space: string; nodes: [string, ContentNodeType][] }
       ['Show notes', 'article'],
     ],
   },
+];
+
+/** A sign-up field of the demo site (its position is its index); `answers` are what members type into a text field. */
+export type DemoSignupField = Omit<NewSignupField, 'siteId' | 'position'> & { answers?: string[] };
+
+export const DEMO_SIGNUP_FIELDS: DemoSignupField[] = [
+  {
+    type: 'text',
+    label: 'Company or school',
+    required: false,
+    answers: ['Acme Corp', 'Globex', 'Initech', 'Université de Lyon', 'Stark Industries', 'Freelance', 'Umbrella GmbH', 'Self-employed'],
+  },
+  {
+    type: 'select',
+    label: 'How did you hear about us?',
+    required: true,
+    options: [
+      { label: 'A friend or colleague', value: 'referral' },
+      { label: 'Search engine', value: 'search' },
+      { label: 'Social media', value: 'social' },
+      { label: 'Podcast', value: 'podcast' },
+      { label: 'Other', value: 'other' },
+    ],
+  },
+  {
+    type: 'multiple-select',
+    label: 'Topics you are interested in',
+    required: false,
+    options: [
+      { label: 'Pricing', value: 'pricing' },
+      { label: 'Writing', value: 'writing' },
+      { label: 'Marketing', value: 'marketing' },
+      { label: 'Productivity', value: 'productivity' },
+      { label: 'Design', value: 'design' },
+    ],
+  },
+  {
+    type: 'textarea',
+    label: 'What do you hope to learn?',
+    required: false,
+    answers: [
+      'How to price my first product.',
+      'Writing better newsletters.\nAnd finding the time for it.',
+      'Everything about running a small studio!',
+      'Ways to grow an audience without social media.',
+      "I'm just curious — a friend recommended you.",
+    ],
+  },
+  { type: 'checkbox', label: 'I accept the house rules', required: true },
+  { type: 'checkbox', label: 'Send me the monthly newsletter', required: false },
 ];
 
 export const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Frances', 'Dennis', 'Radia', 'Linus', 'Hedy', 'Tim', 'Katherine', 'John', 'Joan', 'Niklaus', 'Sophie', 'Guido', 'Zoë', 'José', 'Chloé', 'Jürgen', 'Aiko', 'Mateo'];

@@ -1,15 +1,25 @@
 /**
- * Demo data: the `demo` site with plans of every type and a content library, and members with
- * memberships, member events and content views that look like a real site's. Deterministic
- * for a given seed, and fast enough for a million members (rows go to the store in batches).
+ * Demo data: the `demo` site with plans of every type, a content library and custom sign-up
+ * fields, and members with sign-up field values, memberships, member events and content views
+ * that look like a real site's. Deterministic for a given seed, and fast enough for a million
+ * members (rows go to the store in batches). Seeded members have no password: nobody signs in as them.
  */
 import { PLAN_STATUSES, type IntervalUnit, type PlanExpiration } from '../../contract/admin';
 import type { Clock } from '../domain/clock';
 import { definePlan } from '../domain/plans';
 import { createSite } from '../domain/sites';
-import type { NewContentView, NewMember, NewMemberEvent, NewMembership, PlanRecord, SiteRecord } from '../store/records';
+import type {
+  NewContentView,
+  NewMember,
+  NewMemberEvent,
+  NewMembership,
+  PlanRecord,
+  SignupFieldRecord,
+  SignupValueRecord,
+  SiteRecord,
+} from '../store/records';
 import type { Store } from '../store/store';
-import { DEMO_LIBRARY, DEMO_PLAN_WEIGHTS, DEMO_PLANS, FIRST_NAMES, LAST_NAMES } from './catalogue';
+import { DEMO_LIBRARY, DEMO_PLAN_WEIGHTS, DEMO_PLANS, DEMO_SIGNUP_FIELDS, FIRST_NAMES, LAST_NAMES } from './catalogue';
 import { SeededRandom } from './random';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -30,17 +40,55 @@ export interface SeedMembersOptions {
   onProgress?: (membersDone: number, total: number) => void;
 }
 
-/** The demo site, created with its plans and library when it does not exist yet. */
+/**
+ * The demo site, created with its plans, library and sign-up fields when it does not exist yet.
+ * A demo site from before sign-up fields existed gets them now.
+ */
 export async function ensureDemoSite(store: Store, clock: Clock): Promise<{ site: SiteRecord; created: boolean }> {
   const existing = await store.getSiteBySubdomain(DEMO_SUBDOMAIN);
-  if (existing) return { site: existing, created: false };
+  if (existing) {
+    if ((await store.listSignupFields(existing.id)).length === 0) await addSignupFields(store, existing.id);
+    return { site: existing, created: false };
+  }
   const site = await createSite(store, clock, { subdomain: DEMO_SUBDOMAIN, name: 'Demo Academy', domain: 'demo.localhost' });
   for (const plan of DEMO_PLANS) await definePlan(store, clock, site.id, plan);
   for (const { space, nodes } of DEMO_LIBRARY) {
     const spaceId = await store.createContentSpace({ siteId: site.id, name: space });
     for (const [name, type] of nodes) await store.createContentNode({ siteId: site.id, spaceId, name, type });
   }
+  await addSignupFields(store, site.id);
   return { site, created: true };
+}
+
+async function addSignupFields(store: Store, siteId: number): Promise<void> {
+  await store.createSignupFields(
+    DEMO_SIGNUP_FIELDS.map(({ answers: _answers, ...field }, position) => ({ ...field, siteId, position })),
+  );
+}
+
+/**
+ * What a member filled in at sign-up: every required field, about half of the optional ones.
+ * Text answers come from the catalogue entry with the field's label.
+ */
+function signupValuesFor(rnd: SeededRandom, fields: readonly SignupFieldRecord[]): SignupValueRecord[] {
+  const values: SignupValueRecord[] = [];
+  for (const field of fields) {
+    if (!field.required && !rnd.chance(0.5)) continue;
+    const options = (field.options ?? []).map((o) => o.value);
+    if (field.type === 'checkbox') {
+      values.push({ fieldId: field.id, value: field.required || rnd.chance(0.6) });
+    } else if (field.type === 'select') {
+      if (options.length > 0) values.push({ fieldId: field.id, value: rnd.pick(options) });
+    } else if (field.type === 'multiple-select') {
+      const chosen = options.filter(() => rnd.chance(0.4));
+      if (chosen.length === 0 && options.length > 0) chosen.push(rnd.pick(options));
+      values.push({ fieldId: field.id, value: chosen });
+    } else {
+      const answers = DEMO_SIGNUP_FIELDS.find((d) => d.label === field.label)?.answers ?? ['-'];
+      values.push({ fieldId: field.id, value: rnd.pick(answers) });
+    }
+  }
+  return values;
 }
 
 function addInterval(ms: number, count: number, unit: IntervalUnit): number {
@@ -74,6 +122,9 @@ export async function seedMembers(
   const weights = plans.map((p) => DEMO_PLAN_WEIGHTS[DEMO_PLANS.findIndex((d) => d.name === p.name)] ?? 5);
   const paidPlan = plans.find((p): p is Exclude<PlanRecord, { type: 'free' }> => p.type !== 'free' && p.status === 'enabled');
   const nodes = await store.listContentNodes(site.id);
+  const fields = await store.listSignupFields(site.id);
+  // Sign-up values draw from their own sequence, so the rest of the data is what it was before they existed.
+  const valueRnd = new SeededRandom(seed * 7919 + 1);
   const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: site.defaultCurrency.toUpperCase() });
   const batchSize = options.batchSize ?? 20_000;
   const counts: SeedCounts = { members: 0, memberships: 0, memberEvents: 0, contentViews: 0 };
@@ -92,6 +143,7 @@ export async function seedMembers(
         status: rnd.chance(0.95) ? 'approved' : rnd.chance(0.7) ? 'pending' : 'blocked',
         // Squaring skews sign-ups toward recent months, as on a growing site.
         createdAt: now - Math.ceil(730 * rnd.next() ** 2) * DAY - rnd.int(0, DAY - 1),
+        signupValues: signupValuesFor(valueRnd, fields),
       });
     }
     const memberIds = await store.createMembers(members);

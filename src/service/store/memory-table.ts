@@ -1,6 +1,9 @@
 /** The memory store's table: rows in id order, so a keyset page starts with a binary search. */
 import type { Page, PageRequest } from './queries';
 
+/** Records are handed out as copies so a caller's mutation cannot reach the store. */
+export const copy = <T>(value: T): T => structuredClone(value);
+
 /** Rows of one kind in ascending id order, with lookup by id. */
 export class Table<T extends { id: number }> {
   readonly rows: T[] = [];

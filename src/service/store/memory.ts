@@ -5,7 +5,8 @@
  */
 import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
-import { Table } from './memory-table';
+import { memoryAccounts } from './memory-accounts';
+import { Table, copy } from './memory-table';
 import type { Page, Range } from './queries';
 import type {
   ApiKeyRecord,
@@ -35,9 +36,6 @@ function eq<T>(wanted: T | undefined, actual: T): boolean {
   return wanted === undefined || wanted === actual;
 }
 
-/** Records are handed out as copies so a caller's mutation cannot reach the store. */
-const copy = <T>(value: T): T => structuredClone(value);
-
 export function createMemoryStore(): Store {
   const sites = new Table<SiteRecord>();
   const plans = new Table<PlanRecord>();
@@ -49,8 +47,6 @@ export function createMemoryStore(): Store {
   const views = new Table<ContentViewRecord>();
   const keys = new Table<ApiKeyRecord>();
   const secrets = new Map<string, string>();
-  /** `${siteId}\n${email}` of every member, for the per-site unique e-mail rule. */
-  const memberEmails = new Set<string>();
 
   function requireIn<T extends { siteId: number }>(
     table: Table<T & { id: number }>,
@@ -143,19 +139,9 @@ export function createMemoryStore(): Store {
       return counts;
     },
 
-    async createMembers(batch) {
-      const taken = new Set<string>();
-      for (const m of batch) {
-        requireSite(m.siteId);
-        const key = `${m.siteId}\n${m.email}`;
-        if (taken.has(key) || memberEmails.has(key)) {
-          throw new ConflictError('email', `a member with e-mail ${m.email} exists`);
-        }
-        taken.add(key);
-      }
-      for (const key of taken) memberEmails.add(key);
-      return batch.map((m) => members.insert((id) => ({ ...copy(m), id })).id);
-    },
+    // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
+    ...memoryAccounts({ sites, members, memberships }),
+
     async listMembers(siteId, f, page) {
       return pageOf(
         members.page(

@@ -2,6 +2,7 @@
  * What the store keeps. Times are epoch milliseconds (UTC); optional fields are `undefined`
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
+import type { MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue } from '../../contract/member';
 import type {
   ContentNodeType,
   MemberEventType,
@@ -55,18 +56,69 @@ export type NewPlan = {
 } & PlanTerms;
 export type PlanRecord = NewPlan & { id: number };
 
-export interface NewMember {
+interface MemberProfile {
   siteId: number;
   /** Unique per site, compared exactly: callers lower-case it before storing and before filtering. */
   email: string;
   firstName?: string;
   lastName?: string;
+  profileImageUrl?: string;
   status: MemberStatus;
   createdAt: EpochMs;
 }
-export interface MemberRecord extends NewMember {
+export interface NewMember extends MemberProfile {
+  /** The password hasher's encoded hash. Members created without one cannot sign in. */
+  passwordHash?: string;
+  /** Values of the site's custom sign-up fields; every fieldId must be one of the site's. */
+  signupValues?: SignupValueRecord[];
+}
+/** What reads give back: never the password hash. */
+export interface MemberRecord extends MemberProfile {
   id: number;
 }
+
+/** What sign-in needs to know about an e-mail address. */
+export interface MemberLogin {
+  memberId: number;
+  status: MemberStatus;
+  passwordHash?: string;
+}
+
+/** A custom sign-up field the site defines (spec 2.7); `position` orders the sign-up form. */
+export interface NewSignupField {
+  siteId: number;
+  type: SignupFieldType;
+  label: string;
+  required: boolean;
+  /** Present exactly for `select` and `multiple-select`. */
+  options?: SignupFieldOption[];
+  position: number;
+}
+export interface SignupFieldRecord extends NewSignupField {
+  id: number;
+}
+export interface SignupValueRecord {
+  fieldId: number;
+  value: SignupFieldValue;
+}
+
+/** A member's session. Only the SHA-256 of its bearer token is kept. */
+export interface NewSession {
+  siteId: number;
+  memberId: number;
+  /** SHA-256 of the whole token, hex. */
+  tokenHash: string;
+  createdAt: EpochMs;
+  lastUsedAt: EpochMs;
+  expiresAt: EpochMs;
+}
+export interface SessionRecord extends NewSession {
+  id: number;
+  revokedAt?: EpochMs;
+}
+
+/** Runs inside the store's transaction for one metadata update; throwing aborts the update. */
+export type MetadataUpdate = (current: MemberMetadata) => MemberMetadata;
 
 export interface NewMembership {
   siteId: number;

@@ -141,6 +141,63 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+
+  /*
+   * 2: member accounts: passwords and profile images, custom sign-up fields and their values,
+   * sessions, member metadata. Cheap on a large database: the added columns are NULL by
+   * default (no row is rewritten) and everything else is a new, empty table.
+   */ `
+  ALTER TABLE members ADD COLUMN password_hash TEXT;
+  ALTER TABLE members ADD COLUMN profile_image_url TEXT;
+
+  CREATE TABLE signup_fields (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    type TEXT NOT NULL,
+    label TEXT NOT NULL,
+    required INTEGER NOT NULL,
+    -- JSON array of {"label", "value"}; NULL when the field has no options
+    options TEXT,
+    position INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX signup_fields_site_id ON signup_fields (site_id, id);
+  CREATE INDEX signup_fields_site_position ON signup_fields (site_id, position);
+
+  CREATE TABLE signup_values (
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    field_id INTEGER NOT NULL,
+    -- JSON: a string, an array of strings or a boolean, as the field's type has it
+    value TEXT NOT NULL,
+    PRIMARY KEY (member_id, field_id),
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id),
+    FOREIGN KEY (site_id, field_id) REFERENCES signup_fields (site_id, id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    -- SHA-256 of the bearer token, hex
+    token_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id)
+  );
+  CREATE UNIQUE INDEX sessions_token_hash ON sessions (token_hash);
+  CREATE INDEX sessions_site_member ON sessions (site_id, member_id);
+
+  -- one row per member once first updated; no row means {}
+  CREATE TABLE member_metadata (
+    member_id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    -- JSON object
+    data TEXT NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id)
+  );
+  `,
 ];
 
 /**

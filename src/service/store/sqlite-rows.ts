@@ -10,6 +10,8 @@ import type {
   MemberRecord,
   MembershipRecord,
   PlanRecord,
+  SessionRecord,
+  SignupFieldRecord,
   SiteRecord,
 } from './records';
 import type { Range } from './queries';
@@ -53,11 +55,13 @@ export function planFrom(r: RawRow): PlanRecord {
   return plan as unknown as PlanRecord;
 }
 
-export const MEMBER_COLUMNS = 'id, site_id, email, first_name, last_name, status, created_at';
+/** Never the password hash: reads of members do not carry it (sign-in reads it on its own). */
+export const MEMBER_COLUMNS = 'id, site_id, email, first_name, last_name, status, created_at, profile_image_url';
 export function memberFrom(r: RawRow): MemberRecord {
   const member: Row = { id: r[0], siteId: r[1], email: r[2], status: r[5], createdAt: r[6] };
   opt(member, 'firstName', r[3]);
   opt(member, 'lastName', r[4]);
+  opt(member, 'profileImageUrl', r[7]);
   return member as unknown as MemberRecord;
 }
 
@@ -139,6 +143,7 @@ export const UNIQUE_FIELDS: Array<[column: string, field: string]> = [
   ['plans.public_id', 'publicId'],
   ['members.email', 'email'],
   ['api_keys.hash', 'hash'],
+  ['sessions.token_hash', 'tokenHash'],
 ];
 
 export function isConstraint(error: unknown, ...codes: string[]): error is Error & { code: string } {
@@ -152,3 +157,19 @@ export const contentNodeFrom = (r: Row): ContentNodeRecord => ({
   name: r.name as string,
   type: r.type as ContentNodeRecord['type'],
 });
+
+export const SIGNUP_FIELD_COLUMNS = 'id, site_id, type, label, required, options, position';
+export function signupFieldFrom(r: RawRow): SignupFieldRecord {
+  const field: Row = { id: r[0], siteId: r[1], type: r[2], label: r[3], required: r[4] === 1, position: r[6] };
+  if (r[5] !== null) field.options = JSON.parse(r[5] as string);
+  return field as unknown as SignupFieldRecord;
+}
+
+export function sessionFrom(r: Row): SessionRecord {
+  const session: Row = {
+    id: r.id, siteId: r.site_id, memberId: r.member_id, tokenHash: r.token_hash, createdAt: r.created_at,
+    lastUsedAt: r.last_used_at, expiresAt: r.expires_at,
+  };
+  opt(session, 'revokedAt', r.revoked_at);
+  return session as unknown as SessionRecord;
+}

@@ -5,6 +5,7 @@
  */
 import type { SiteMetrics } from '../../contract/admin';
 import type { PlanFilter } from './queries';
+import { sqliteAccounts } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
 import {
   type Row,
@@ -27,11 +28,9 @@ import {
 import type { Store } from './store';
 
 export function openSqliteStore(path: string): Store {
-  const { db, sql, first, firstRaw, untilChanged, write, page, insertAll, noSite, noRow } = connect(path);
+  const conn = connect(path);
+  const { db, sql, first, firstRaw, untilChanged, write, page, insertAll, noSite, noRow } = conn;
 
-  const insertMember = db.prepare(
-    'INSERT INTO members (site_id, email, first_name, last_name, status, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
   const insertMembership = db.prepare(
     `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
        billing_period_end, payment_failure)
@@ -131,12 +130,9 @@ export function openSqliteStore(path: string): Store {
       return new Map(counts);
     },
 
-    createMembers: async (members) =>
-      insertAll(
-        members,
-        (m) => insertMember.run(m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt),
-        (m) => noSite(m.siteId),
-      ),
+    // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
+    ...sqliteAccounts(conn),
+
     listMembers: async (siteId, f, req) =>
       page(
         `SELECT ${MEMBER_COLUMNS} FROM members`,

@@ -7,13 +7,16 @@
  * They throw ConflictError / MissingReferenceError (./errors) on broken rules.
  */
 import type { SiteMetrics } from '../../contract/admin';
+import type { MemberMetadata } from '../../contract/member';
 import type {
   ApiKeyRecord,
   ContentNodeRecord,
   ContentViewRecord,
   MemberEventRecord,
+  MemberLogin,
   MemberRecord,
   MembershipRecord,
+  MetadataUpdate,
   NewApiKey,
   NewContentNode,
   NewContentSpace,
@@ -22,8 +25,13 @@ import type {
   NewMemberEvent,
   NewMembership,
   NewPlan,
+  NewSession,
+  NewSignupField,
   NewSite,
   PlanRecord,
+  SessionRecord,
+  SignupFieldRecord,
+  SignupValueRecord,
   SitePatch,
   SiteRecord,
 } from './records';
@@ -60,7 +68,35 @@ export interface Store {
   /** Distinct members with an active membership, per plan id asked for (0 when none). */
   planActiveMemberCounts(siteId: number, planIds: readonly number[]): Promise<Map<number, number>>;
 
+  createSignupFields(fields: readonly NewSignupField[]): Promise<number[]>;
+  /** The site's custom sign-up fields, by position, then id. */
+  listSignupFields(siteId: number): Promise<SignupFieldRecord[]>;
+
+  /** Throws ConflictError (field `email`) when the site has a member with that e-mail already. */
   createMembers(members: readonly NewMember[]): Promise<number[]>;
+  getMember(siteId: number, id: number): Promise<MemberRecord | undefined>;
+  /** Looks the e-mail up exactly (callers lower-case it). */
+  findMemberLogin(siteId: number, email: string): Promise<MemberLogin | undefined>;
+  /** The member's custom sign-up field values, by field id; fields never filled in are absent. */
+  listSignupValues(siteId: number, memberId: number): Promise<SignupValueRecord[]>;
+  /** Every membership of the member, by id. */
+  listMembershipsOfMember(siteId: number, memberId: number): Promise<MembershipRecord[]>;
+
+  /** The member's metadata (`{}` until first updated); undefined when there is no such member. */
+  getMemberMetadata(siteId: number, memberId: number): Promise<MemberMetadata | undefined>;
+  /**
+   * Reads, updates and writes the member's metadata in one transaction, so concurrent updates
+   * lose nothing. `update` is synchronous and pure; when it throws, nothing changes and the
+   * error propagates. Undefined when there is no such member.
+   */
+  updateMemberMetadata(siteId: number, memberId: number, update: MetadataUpdate): Promise<MemberMetadata | undefined>;
+
+  createSession(session: NewSession): Promise<SessionRecord>;
+  findSessionByHash(tokenHash: string): Promise<SessionRecord | undefined>;
+  /** Records use of a live session and moves its expiry (sliding sessions). */
+  touchSession(id: number, lastUsedAt: number, expiresAt: number): Promise<void>;
+  /** Marks the session revoked at `at`. False when no such session exists (or it was revoked already). */
+  revokeSession(tokenHash: string, at: number): Promise<boolean>;
   listMembers(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberRecord>>;
 
   createMemberships(memberships: readonly NewMembership[]): Promise<number[]>;

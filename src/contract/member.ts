@@ -1,0 +1,182 @@
+/**
+ * Wire types of the member API (`/member/v1`, what the widget calls) and of what the widget
+ * hands to pages (spec 2.7, 2.8, 6.1). One definition each: the service serializes to these,
+ * the widget reads and re-dispatches them, and dist/widgets.d.ts documents them.
+ * Optional fields are omitted when they have no value; `null` never appears on the wire.
+ */
+
+export type IsoDateTime = string;
+
+/** Widget membership types are snake_case (spec 2.7), unlike the Admin API's camelCase. */
+export type WidgetPlanType = 'free' | 'one_time_payment' | 'subscription' | 'multi_payment';
+
+/** One plan the member belongs to (spec 2.7, "Membership (widget)"). */
+export interface Membership {
+  id: number;
+  planId: number;
+  publicPlanId: string;
+  /** The plan's name. */
+  name: string;
+  type: WidgetPlanType;
+  createdAt: IsoDateTime;
+  /** `active`, `cancelled` or `expired`. */
+  status: string;
+  /** Set when a non-subscription membership is due to expire at a date. */
+  expiresOn?: IsoDateTime;
+  /** Set when a subscription is cancelled at the end of its billing period. */
+  cancelsOn?: IsoDateTime;
+  /** When the next charge is due on a subscription or an uncompleted multi-payment plan. */
+  billingPeriodEnd?: IsoDateTime;
+  paymentFailure: boolean;
+  welcomeUrl: string;
+  contentUrl: string;
+}
+
+export const SIGNUP_FIELD_TYPES = ['text', 'textarea', 'select', 'multiple-select', 'checkbox'] as const;
+export type SignupFieldType = (typeof SIGNUP_FIELD_TYPES)[number];
+
+export interface SignupFieldOption {
+  label: string;
+  value: string;
+}
+
+/** The value a custom sign-up field holds, by its type. */
+export type SignupFieldValue = string | string[] | boolean;
+
+/** One of the member's custom fields (spec 2.7, "CustomSignupField (widget)"). */
+export type CustomSignupField =
+  | { id: number; type: 'text' | 'textarea'; required: boolean; value: string }
+  | { id: number; type: 'select'; required: boolean; value: string; options: SignupFieldOption[] }
+  | { id: number; type: 'multiple-select'; required: boolean; value: string[]; options: SignupFieldOption[] }
+  | { id: number; type: 'checkbox'; required: boolean; value: boolean };
+
+/** The logged-in member as the widget sees them (spec 2.7). */
+export interface MemberInfo {
+  id: number;
+  /** Full name: first and last name joined by a space. */
+  name: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  profileImageUrl: string;
+  memberships: Membership[];
+  customSignupFields: CustomSignupField[];
+}
+
+/** A custom sign-up field as the site defines it: what the sign-up form shows. */
+export interface SignupFieldDefinition {
+  id: number;
+  type: SignupFieldType;
+  label: string;
+  required: boolean;
+  /** Present for `select` and `multiple-select`. */
+  options?: SignupFieldOption[];
+}
+
+/** GET /member/v1/sites/{subdomain}/config: what the widget needs before anyone logs in. */
+export interface SiteConfig {
+  subdomain: string;
+  name: string;
+  domain: string;
+  /** ISO 4217, lowercase. */
+  currency: string;
+  /** ISO 639-1. */
+  locale: string;
+  signupFields: SignupFieldDefinition[];
+}
+
+/** POST /member/v1/sites/{subdomain}/members. `customFields` is keyed by field id. */
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  customFields?: Record<string, SignupFieldValue>;
+}
+
+/** POST /member/v1/sites/{subdomain}/sessions. */
+export interface SignInRequest {
+  email: string;
+  password: string;
+}
+
+/** What sign-up and sign-in answer: a bearer token for this site only, and the member. */
+export interface SessionResponse {
+  token: string;
+  expiresAt: IsoDateTime;
+  memberInfo: MemberInfo;
+}
+
+/** JSON values a member may keep in metadata. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Member metadata (spec 2.8): always an object at the top level, `{}` at first. */
+export type MemberMetadata = { [key: string]: JsonValue };
+
+/** Largest stored metadata, as UTF-8 bytes of its JSON. */
+export const METADATA_MAX_BYTES = 16 * 1024;
+/** Deepest nesting of objects and arrays in metadata (the top-level object is depth 1). */
+export const METADATA_MAX_DEPTH = 16;
+
+/** Machine-readable codes of member API errors; the body has the Admin API's shape (spec 7). */
+export type MemberApiErrorCode =
+  | 'invalidBody'
+  | 'invalidField'
+  | 'emailTaken'
+  | 'invalidCredentials'
+  | 'rateLimited'
+  | 'unauthenticated'
+  | 'originNotAllowed'
+  | 'memberBlocked'
+  | 'notFound'
+  | 'invalidMetadata'
+  | 'metadataTooLarge'
+  | 'methodNotAllowed'
+  | 'internalError';
+
+/** Codes a widget promise can reject with: the service's, and the widget's own. */
+export type WidgetErrorCode =
+  | MemberApiErrorCode
+  /** A function was called before `Service.ready`. */
+  | 'notReady'
+  /** A member function was called with nobody logged in. */
+  | 'notLoggedIn'
+  /** The service could not be reached, or answered something that is not the member API. */
+  | 'networkError';
+
+export interface MemberApiError {
+  path: string;
+  code: MemberApiErrorCode;
+  message: string;
+}
+
+export interface MemberApiErrorBody {
+  errors: MemberApiError[];
+}
+
+/** `Service.conversion` detail, order part (spec 6.1). */
+export interface ConversionOrder {
+  id: string;
+  subTotal: number;
+  subTotalCents: number;
+  grandTotal: number;
+  grandTotalCents: number;
+  /** Present on non-free plans only. */
+  currency?: string;
+}
+
+/** `Service.conversion` detail, member part (spec 6.1). */
+export interface ConversionMember {
+  id: number;
+  name: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  processorCustomerId: string;
+}
+
+export interface ConversionDetail {
+  membership: Membership;
+  order: ConversionOrder;
+  member: ConversionMember;
+}

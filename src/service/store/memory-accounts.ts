@@ -1,0 +1,162 @@
+/**
+ * The memory store's member accounts: members with their passwords and custom sign-up field
+ * values, the sites' sign-up fields, sessions and member metadata. ./memory builds the Store
+ * with these methods; the tables of sites, members and memberships are shared with it.
+ * Batches validate every row before inserting any, so a failing batch changes nothing.
+ */
+import type { MemberMetadata } from '../../contract/member';
+import { ConflictError, MissingReferenceError } from './errors';
+import { Table, copy } from './memory-table';
+import type {
+  MemberRecord,
+  MembershipRecord,
+  SessionRecord,
+  SignupFieldRecord,
+  SignupValueRecord,
+  SiteRecord,
+} from './records';
+import type { Store } from './store';
+
+export type AccountMethods = Pick<
+  Store,
+  | 'createSignupFields'
+  | 'listSignupFields'
+  | 'createMembers'
+  | 'getMember'
+  | 'findMemberLogin'
+  | 'listSignupValues'
+  | 'listMembershipsOfMember'
+  | 'getMemberMetadata'
+  | 'updateMemberMetadata'
+  | 'createSession'
+  | 'findSessionByHash'
+  | 'touchSession'
+  | 'revokeSession'
+>;
+
+export interface AccountTables {
+  sites: Table<SiteRecord>;
+  members: Table<MemberRecord>;
+  memberships: Table<MembershipRecord>;
+}
+
+export function memoryAccounts({ sites, members, memberships }: AccountTables): AccountMethods {
+  const fields = new Table<SignupFieldRecord>();
+  const sessions = new Table<SessionRecord>();
+  const sessionByHash = new Map<string, SessionRecord>();
+  /** Member id by `${siteId}\n${email}`: the per-site unique e-mail rule, and sign-in's lookup. */
+  const memberByEmail = new Map<string, number>();
+  const passwords = new Map<number, string>();
+  /** Per member: values by field id. */
+  const values = new Map<number, Map<number, SignupValueRecord>>();
+  /** Per member; no entry means `{}`. */
+  const metadata = new Map<number, MemberMetadata>();
+
+  function requireSite(siteId: number): void {
+    if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
+  }
+  function memberIn(siteId: number, id: number): MemberRecord | undefined {
+    const member = members.byId.get(id);
+    return member && member.siteId === siteId ? member : undefined;
+  }
+  const emailKey = (siteId: number, email: string) => `${siteId}\n${email}`;
+
+  return {
+    async createSignupFields(batch) {
+      for (const f of batch) requireSite(f.siteId);
+      return batch.map((f) => fields.insert((id) => ({ ...copy(f), id })).id);
+    },
+    async listSignupFields(siteId) {
+      return fields.rows
+        .filter((f) => f.siteId === siteId)
+        .sort((x, y) => x.position - y.position || x.id - y.id)
+        .map(copy);
+    },
+
+    async createMembers(batch) {
+      const taken = new Set<string>();
+      for (const m of batch) {
+        requireSite(m.siteId);
+        const key = emailKey(m.siteId, m.email);
+        if (taken.has(key) || memberByEmail.has(key)) {
+          throw new ConflictError('email', `a member with e-mail ${m.email} exists`);
+        }
+        taken.add(key);
+        for (const { fieldId } of m.signupValues ?? []) {
+          const field = fields.byId.get(fieldId);
+          if (!field || field.siteId !== m.siteId) {
+            throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${m.siteId}`);
+          }
+        }
+      }
+      return batch.map(({ passwordHash, signupValues, ...profile }) => {
+        const { id } = members.insert((id) => ({ ...copy(profile), id }));
+        memberByEmail.set(emailKey(profile.siteId, profile.email), id);
+        if (passwordHash !== undefined) passwords.set(id, passwordHash);
+        if (signupValues && signupValues.length > 0) {
+          // A field given twice keeps its last value, as in the SQLite store.
+          values.set(id, new Map(signupValues.map((v) => [v.fieldId, copy(v)])));
+        }
+        return id;
+      });
+    },
+    async getMember(siteId, id) {
+      const member = memberIn(siteId, id);
+      return member && copy(member);
+    },
+    async findMemberLogin(siteId, email) {
+      const id = memberByEmail.get(emailKey(siteId, email));
+      if (id === undefined) return undefined;
+      const member = members.byId.get(id)!;
+      const passwordHash = passwords.get(id);
+      return { memberId: id, status: member.status, ...(passwordHash !== undefined && { passwordHash }) };
+    },
+    async listSignupValues(siteId, memberId) {
+      if (!memberIn(siteId, memberId)) return [];
+      return [...(values.get(memberId)?.values() ?? [])].sort((x, y) => x.fieldId - y.fieldId).map(copy);
+    },
+    async listMembershipsOfMember(siteId, memberId) {
+      return memberships.rows.filter((m) => m.siteId === siteId && m.memberId === memberId).map(copy);
+    },
+
+    async getMemberMetadata(siteId, memberId) {
+      if (!memberIn(siteId, memberId)) return undefined;
+      return copy(metadata.get(memberId) ?? {});
+    },
+    async updateMemberMetadata(siteId, memberId, update) {
+      if (!memberIn(siteId, memberId)) return undefined;
+      // Nothing awaits between the read and the write, so no other update interleaves; `update`
+      // gets a copy, so one that changes its argument and then throws changes nothing.
+      const next = copy(update(copy(metadata.get(memberId) ?? {})));
+      metadata.set(memberId, next);
+      return copy(next);
+    },
+
+    async createSession(session) {
+      if (!memberIn(session.siteId, session.memberId)) {
+        requireSite(session.siteId);
+        throw new MissingReferenceError('memberId', `memberId ${session.memberId} does not exist in site ${session.siteId}`);
+      }
+      if (sessionByHash.has(session.tokenHash)) throw new ConflictError('tokenHash', 'a session with that token exists');
+      const row = sessions.insert((id) => ({ ...copy(session), id }));
+      sessionByHash.set(row.tokenHash, row);
+      return copy(row);
+    },
+    async findSessionByHash(tokenHash) {
+      const session = sessionByHash.get(tokenHash);
+      return session && copy(session);
+    },
+    async touchSession(id, lastUsedAt, expiresAt) {
+      const session = sessions.byId.get(id);
+      if (!session) return;
+      session.lastUsedAt = lastUsedAt;
+      session.expiresAt = expiresAt;
+    },
+    async revokeSession(tokenHash, at) {
+      const session = sessionByHash.get(tokenHash);
+      if (!session || session.revokedAt !== undefined) return false;
+      session.revokedAt = at;
+      return true;
+    },
+  };
+}

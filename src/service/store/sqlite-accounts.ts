@@ -1,0 +1,179 @@
+/**
+ * The SQLite store's member accounts: members with their passwords and custom sign-up field
+ * values, the sites' sign-up fields, sessions and member metadata. ./sqlite builds the Store
+ * with these methods on the same connection.
+ *
+ * Only creating members changes what the cached aggregates (site metrics, members per plan)
+ * count, so only that write goes through the connection's change tracking; sessions and
+ * metadata are written on every member request and leave the cache alone.
+ */
+import type { MemberMetadata } from '../../contract/member';
+import { ConflictError } from './errors';
+import type { SqliteConnection } from './sqlite-connection';
+import {
+  type RawRow,
+  type Row,
+  MEMBER_COLUMNS,
+  MEMBERSHIP_COLUMNS,
+  SIGNUP_FIELD_COLUMNS,
+  isConstraint,
+  memberFrom,
+  membershipFrom,
+  orNull,
+  sessionFrom,
+  signupFieldFrom,
+} from './sqlite-rows';
+import type { MemberLogin, NewMember, SignupValueRecord } from './records';
+import type { Store } from './store';
+
+export type AccountMethods = Pick<
+  Store,
+  | 'createSignupFields'
+  | 'listSignupFields'
+  | 'createMembers'
+  | 'getMember'
+  | 'findMemberLogin'
+  | 'listSignupValues'
+  | 'listMembershipsOfMember'
+  | 'getMemberMetadata'
+  | 'updateMemberMetadata'
+  | 'createSession'
+  | 'findSessionByHash'
+  | 'touchSession'
+  | 'revokeSession'
+>;
+
+export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
+  const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
+
+  const insertMember = db.prepare(
+    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // A field given twice keeps its last value (as in the memory store).
+  const insertValue = db.prepare(
+    `INSERT INTO signup_values (site_id, member_id, field_id, value) VALUES (?, ?, ?, ?)
+     ON CONFLICT (member_id, field_id) DO UPDATE SET value = excluded.value`,
+  );
+  const insertSession = db.prepare(
+    `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const writeMetadata = db.prepare(
+    `INSERT INTO member_metadata (member_id, site_id, data) VALUES (?, ?, ?)
+     ON CONFLICT (member_id) DO UPDATE SET data = excluded.data`,
+  );
+
+  /** The member's stored metadata: undefined without such a member, `{}` before the first update. */
+  const readMetadata = (siteId: number, memberId: number): MemberMetadata | undefined => {
+    const row = first(
+      `SELECT d.data FROM members m LEFT JOIN member_metadata d ON d.member_id = m.id
+       WHERE m.site_id = ? AND m.id = ?`,
+      siteId,
+      memberId,
+    );
+    if (!row) return undefined;
+    return row.data === null ? {} : (JSON.parse(row.data as string) as MemberMetadata);
+  };
+  /** Runs immediate (write-locked from the start), so another connection cannot slip in between. */
+  const updateMetadata = db.transaction(
+    (siteId: number, memberId: number, update: (current: MemberMetadata) => MemberMetadata) => {
+      const current = readMetadata(siteId, memberId);
+      if (current === undefined) return undefined;
+      const data = JSON.stringify(update(current));
+      writeMetadata.run(memberId, siteId, data);
+      return JSON.parse(data) as MemberMetadata;
+    },
+  );
+
+  const missingField = (m: NewMember) => {
+    for (const { fieldId } of m.signupValues ?? []) {
+      const missing = noRow('signup_fields', 'fieldId', m.siteId, fieldId);
+      if (missing) return missing;
+    }
+    return undefined;
+  };
+
+  return {
+    createSignupFields: async (fields) =>
+      insertAll(
+        fields,
+        (f) =>
+          sql('INSERT INTO signup_fields (site_id, type, label, required, options, position) VALUES (?, ?, ?, ?, ?, ?)').run(
+            f.siteId, f.type, f.label, f.required ? 1 : 0, f.options === undefined ? null : JSON.stringify(f.options),
+            f.position),
+        (f) => noSite(f.siteId),
+      ),
+    listSignupFields: async (siteId) =>
+      (rawSql(`SELECT ${SIGNUP_FIELD_COLUMNS} FROM signup_fields WHERE site_id = ? ORDER BY position, id`).all(
+        siteId,
+      ) as RawRow[]).map(signupFieldFrom),
+
+    createMembers: async (members) =>
+      insertAll(
+        members,
+        (m) => {
+          const result = insertMember.run(
+            m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt, orNull(m.passwordHash),
+            orNull(m.profileImageUrl));
+          const id = Number(result.lastInsertRowid);
+          for (const v of m.signupValues ?? []) insertValue.run(m.siteId, id, v.fieldId, JSON.stringify(v.value));
+          return result;
+        },
+        (m) => noSite(m.siteId) ?? missingField(m),
+      ),
+    async getMember(siteId, id) {
+      const row = firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE site_id = ? AND id = ?`, siteId, id);
+      return row && memberFrom(row);
+    },
+    async findMemberLogin(siteId, email) {
+      const row = first('SELECT id, status, password_hash FROM members WHERE site_id = ? AND email = ?', siteId, email);
+      if (!row) return undefined;
+      return {
+        memberId: row.id as number,
+        status: row.status as MemberLogin['status'],
+        ...(row.password_hash !== null && { passwordHash: row.password_hash as string }),
+      };
+    },
+    listSignupValues: async (siteId, memberId) =>
+      (sql('SELECT field_id, value FROM signup_values WHERE site_id = ? AND member_id = ? ORDER BY field_id').all(
+        siteId, memberId) as Row[]).map(
+        (r): SignupValueRecord => ({ fieldId: r.field_id as number, value: JSON.parse(r.value as string) }),
+      ),
+    listMembershipsOfMember: async (siteId, memberId) =>
+      (rawSql(
+        `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id
+         WHERE m.site_id = ? AND m.member_id = ? ORDER BY m.id`,
+      ).all(siteId, memberId) as RawRow[]).map(membershipFrom),
+
+    getMemberMetadata: async (siteId, memberId) => readMetadata(siteId, memberId),
+    updateMemberMetadata: async (siteId, memberId, update) => updateMetadata.immediate(siteId, memberId, update),
+
+    async createSession(s) {
+      let id: number;
+      try {
+        id = Number(
+          insertSession.run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid,
+        );
+      } catch (error) {
+        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) {
+          throw new ConflictError('tokenHash', 'a session with that token exists');
+        }
+        if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) {
+          throw noSite(s.siteId) ?? noRow('members', 'memberId', s.siteId, s.memberId) ?? error;
+        }
+        throw error;
+      }
+      return sessionFrom(first('SELECT * FROM sessions WHERE id = ?', id)!);
+    },
+    async findSessionByHash(tokenHash) {
+      const row = first('SELECT * FROM sessions WHERE token_hash = ?', tokenHash);
+      return row && sessionFrom(row);
+    },
+    async touchSession(id, lastUsedAt, expiresAt) {
+      sql('UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?').run(lastUsedAt, expiresAt, id);
+    },
+    revokeSession: async (tokenHash, at) =>
+      sql('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(at, tokenHash).changes > 0,
+  };
+}
