@@ -5,6 +5,10 @@
 import { Hono } from 'hono';
 import { adminApi, ADMIN_BASE_PATH } from './admin/app';
 import { AdminError } from './admin/errors';
+import { createPasswordHasher, PRODUCTION_SCRYPT, type PasswordHasher } from './auth/passwords';
+import { portableScrypt } from './auth/portable-scrypt';
+import { HttpError } from './http/http-error';
+import { memberApi, MEMBER_BASE_PATH } from './member/app';
 import { randomBytes, toBase64Url } from './crypto/bytes';
 import type { RateLimit } from './admin/rate-limit';
 import { log } from './diagnostics';
@@ -17,9 +21,14 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Admin API requests per key; omit for no limit. */
   adminRateLimit?: RateLimit;
+  /**
+   * Member passwords: Node's native scrypt on the server (svc serve passes it); by default the
+   * portable one at production cost, correct everywhere but slower.
+   */
+  passwords?: PasswordHasher;
 }
 
-export async function createServiceApp({ store, clock = systemClock, adminRateLimit }: ServiceOptions): Promise<Hono> {
+export async function createServiceApp({ store, clock = systemClock, adminRateLimit, passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT) }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
 
@@ -29,8 +38,10 @@ export async function createServiceApp({ store, clock = systemClock, adminRateLi
     adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
   );
 
+  app.route(MEMBER_BASE_PATH, memberApi({ store, clock, passwords }));
+
   app.onError((error) => {
-    if (error instanceof AdminError) return error.toResponse();
+    if (error instanceof HttpError) return error.toResponse();
     log.error('request failed', error);
     return AdminError.of(500, 'internalError', 'The service failed to answer; the failure is logged').toResponse();
   });

@@ -26,8 +26,10 @@ function importGraph(entries: string[]): { files: string[]; packages: Set<string
   return { files: [...files], packages };
 }
 
-test('the service app and the memory store import nothing Node-only', () => {
-  const { files, packages } = importGraph(['src/service/app.ts', 'src/service/store/memory.ts']);
+test('the service app, the memory store and the browser mock server import nothing Node-only', () => {
+  const { files, packages } = importGraph(['src/service/app.ts', 'src/service/store/memory.ts', 'mock-server/browser.ts']);
+  // The mock server's browser entry reaches the whole app, member API included.
+  expect(files).toContain(resolve('src/service/member/app.ts'));
   expect(files.length).toBeGreaterThan(15);
   const nodeOnly = [...packages].filter((p) => p.startsWith('node:') || NODE_ONLY_PACKAGES.some((n) => p === n || p.startsWith(`${n}/`)));
   expect(nodeOnly).toEqual([]);

@@ -1,0 +1,95 @@
+/**
+ * Member metadata rules (spec 2.8), decided where the spec is silent (docs/member-api.md):
+ * - the stored value and every update are plain JSON objects at the top level;
+ * - an update merges into the stored object at every level of nested objects;
+ * - `null` removes the key, at any level (and is a no-op when the key is absent);
+ * - arrays, strings, numbers and booleans replace what was there: arrays are values, never
+ *   merged element by element, and a `null` inside an array is kept as a value;
+ * - an object replacing a non-object is stored with its `null` keys dropped;
+ * - the result may not exceed METADATA_MAX_BYTES of JSON nor METADATA_MAX_DEPTH levels.
+ */
+import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type JsonValue, type MemberMetadata } from '../../contract/member';
+
+export class MetadataError extends Error {
+  constructor(
+    readonly code: 'invalidMetadata' | 'metadataTooLarge',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type JsonObject = { [key: string]: JsonValue };
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Throws MetadataError unless `value` is an object usable as a metadata update. */
+export function assertMetadataPatch(value: unknown): asserts value is MemberMetadata {
+  if (value === null) throw new MetadataError('invalidMetadata', 'Metadata cannot be replaced by null; send an object');
+  if (!isJsonObject(value)) {
+    throw new MetadataError('invalidMetadata', `Metadata must be a JSON object, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  if (depthOf(value) > METADATA_MAX_DEPTH) {
+    throw new MetadataError('invalidMetadata', `Metadata may nest at most ${METADATA_MAX_DEPTH} levels deep`);
+  }
+}
+
+/** The stored object after `patch`; neither argument is modified. */
+export function mergeMetadata(stored: MemberMetadata, patch: MemberMetadata): MemberMetadata {
+  const merged = mergeObjects(stored, patch);
+  if (depthOf(merged) > METADATA_MAX_DEPTH) {
+    throw new MetadataError('invalidMetadata', `Metadata may nest at most ${METADATA_MAX_DEPTH} levels deep`);
+  }
+  const bytes = utf8Length(JSON.stringify(merged));
+  if (bytes > METADATA_MAX_BYTES) {
+    throw new MetadataError(
+      'metadataTooLarge',
+      `Metadata would take ${bytes} bytes of JSON after this update; the limit is ${METADATA_MAX_BYTES}`,
+    );
+  }
+  return merged;
+}
+
+function mergeObjects(base: JsonObject, patch: JsonObject): JsonObject {
+  const out = copyObject(base);
+  for (const key of Object.keys(patch)) {
+    const value = patch[key] as JsonValue;
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const current = Object.hasOwn(out, key) ? out[key] : undefined;
+    const next = isJsonObject(value) ? mergeObjects(isJsonObject(current) ? current : {}, value) : value;
+    // defineProperty, not assignment: a key named "__proto__" must stay an ordinary key.
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function copyObject(source: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(source)) {
+    Object.defineProperty(out, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Levels of objects and arrays: `{}` is 1, `{a: []}` is 2. Iterative, so hostile depth cannot overflow the stack. */
+function depthOf(root: JsonValue): number {
+  let deepest = 0;
+  const stack: Array<[JsonValue, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > METADATA_MAX_DEPTH) return deepest;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function utf8Length(text: string): number {
+  return new TextEncoder().encode(text).length;
+}

@@ -1,0 +1,98 @@
+/** Store records to the widget's MemberInfo (spec 2.7), read fresh for every answer. */
+import type { PlanType } from '../../contract/admin';
+import type {
+  CustomSignupField,
+  MemberInfo,
+  Membership,
+  SignupFieldDefinition,
+  SignupFieldValue,
+  WidgetPlanType,
+} from '../../contract/member';
+import type { MemberRecord, MembershipRecord, PlanRecord, SignupFieldRecord, SiteRecord } from '../store/records';
+import type { Store } from '../store/store';
+import { initialsAvatar } from './avatar';
+
+const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
+  free: 'free',
+  oneTimePayment: 'one_time_payment',
+  multiPayment: 'multi_payment',
+  subscription: 'subscription',
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord): Promise<MemberInfo> {
+  const [memberships, fields, values] = await Promise.all([
+    store.listMembershipsOfMember(site.id, member.id),
+    store.listSignupFields(site.id),
+    store.listSignupValues(site.id, member.id),
+  ]);
+  const planIds = [...new Set(memberships.map((m) => m.planId))];
+  const plans = new Map<number, PlanRecord>();
+  for (const plan of await Promise.all(planIds.map((id) => store.getPlan(site.id, id)))) {
+    if (plan) plans.set(plan.id, plan);
+  }
+  const valueOf = new Map(values.map((v) => [v.fieldId, v.value]));
+  const firstName = member.firstName ?? '';
+  const lastName = member.lastName ?? '';
+  const name = [firstName, lastName].filter(Boolean).join(' ');
+  return {
+    id: member.id,
+    name,
+    firstName,
+    lastName,
+    email: member.email,
+    profileImageUrl: member.profileImageUrl ?? initialsAvatar(name || member.email),
+    memberships: memberships.flatMap((m) => {
+      const plan = plans.get(m.planId);
+      return plan ? [toWidgetMembership(m, plan, site)] : [];
+    }),
+    customSignupFields: fields.map((f) => toCustomField(f, valueOf.get(f.id))),
+  };
+}
+
+export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord): Membership {
+  const home = `https://${site.domain}/`;
+  const recurring = m.type === 'subscription' || m.type === 'multiPayment';
+  return {
+    id: m.id,
+    planId: m.planId,
+    publicPlanId: m.planPublicId,
+    name: plan.name,
+    type: WIDGET_TYPES[m.type],
+    createdAt: iso(m.createdAt),
+    status: m.status,
+    ...(m.expiresAt !== undefined && m.type !== 'subscription' && { expiresOn: iso(m.expiresAt) }),
+    ...(m.cancelsAt !== undefined && m.type === 'subscription' && { cancelsOn: iso(m.cancelsAt) }),
+    ...(m.billingPeriodEnd !== undefined && recurring && { billingPeriodEnd: iso(m.billingPeriodEnd) }),
+    paymentFailure: m.paymentFailure,
+    welcomeUrl: plan.welcomeUrl ?? home,
+    contentUrl: plan.contentUrl ?? home,
+  };
+}
+
+/** A field the member never filled in holds its type's empty value. */
+function toCustomField(field: SignupFieldRecord, value: SignupFieldValue | undefined): CustomSignupField {
+  const { id, required } = field;
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+      return { id, type: field.type, required, value: typeof value === 'string' ? value : '' };
+    case 'select':
+      return { id, type: field.type, required, value: typeof value === 'string' ? value : '', options: field.options ?? [] };
+    case 'multiple-select':
+      return { id, type: field.type, required, value: Array.isArray(value) ? value : [], options: field.options ?? [] };
+    case 'checkbox':
+      return { id, type: field.type, required, value: value === true };
+  }
+}
+
+export function toFieldDefinition(field: SignupFieldRecord): SignupFieldDefinition {
+  return {
+    id: field.id,
+    type: field.type,
+    label: field.label,
+    required: field.required,
+    ...(field.options && { options: field.options }),
+  };
+}
