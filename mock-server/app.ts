@@ -1,0 +1,37 @@
+/**
+ * The service app over a fresh in-memory store holding the fixture set: what both MSW
+ * mountings serve. Portable (no Node module), so it runs in a browser too.
+ */
+import type { Hono } from 'hono';
+import { createPasswordHasher, TEST_SCRYPT } from '../src/service/auth/passwords';
+import { portableScrypt } from '../src/service/auth/portable-scrypt';
+import { createServiceApp } from '../src/service/app';
+import { systemClock, type Clock } from '../src/service/domain/clock';
+import { createMemoryStore } from '../src/service/store/memory';
+import type { Store } from '../src/service/store/store';
+import { FIXTURES, type FixtureSite } from './fixtures';
+import { loadFixtures, type LoadedSite } from './load-fixtures';
+
+export interface MockApp {
+  app: Hono;
+  store: Store;
+  /** Ids the store gave the fixtures, per site in FIXTURES order (demo first). */
+  sites: LoadedSite[];
+}
+
+export interface MockAppOptions {
+  clock?: Clock;
+  fixtures?: readonly FixtureSite[];
+  /** An empty store to load the fixtures into; a fresh memory store by default. */
+  store?: Store;
+}
+
+export async function createMockApp(options: MockAppOptions = {}): Promise<MockApp> {
+  const store = options.store ?? createMemoryStore();
+  // The cheap cost is for mocks and tests only; svc serve uses production cost.
+  const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
+  const clock = options.clock ?? systemClock;
+  const sites = await loadFixtures(store, passwords, options.fixtures ?? FIXTURES, clock());
+  const app = await createServiceApp({ store, passwords, clock });
+  return { app, store, sites };
+}
