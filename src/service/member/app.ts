@@ -39,19 +39,27 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
   app.use('/sites/:subdomain/*', async (c, next) => {
     const origin = c.req.header('origin');
     const site = await store.getSiteBySubdomain(c.req.param('subdomain'));
-    if (!site) {
+    let allowed = false;
+    try {
       // Said to any origin: a widget with a wrong subdomain should be able to read why.
-      throw MemberError.of(404, 'notFound', 'No site with that subdomain', 'base', origin ? corsHeaders(origin) : {});
-    }
-    if (origin !== undefined) {
-      if (!isAllowedOrigin(origin, site, new URL(c.req.url).origin)) {
+      allowed = origin !== undefined && (!site || isAllowedOrigin(origin, site, new URL(c.req.url).origin));
+      if (!site) throw MemberError.of(404, 'notFound', 'No site with that subdomain');
+      if (origin !== undefined && !allowed) {
         throw MemberError.of(403, 'originNotAllowed', `Pages on ${origin} may not call this site's member API`);
       }
-      if (c.req.method === 'OPTIONS') return new Response(null, { status: 204, headers: preflightHeaders(origin) });
+      if (origin !== undefined && c.req.method === 'OPTIONS') {
+        c.res = new Response(null, { status: 204, headers: preflightHeaders(origin) });
+      } else {
+        c.set('site', site);
+        await next();
+      }
+    } catch (error) {
+      if (!(error instanceof MemberError)) throw error;
+      c.res = error.toResponse();
     }
-    c.set('site', site);
-    await next();
-    if (origin !== undefined) for (const [name, value] of Object.entries(corsHeaders(origin))) c.res.headers.set(name, value);
+    // Every answer depends on the Origin (CORS headers, or a 403), so caches must key on it.
+    c.res.headers.set('vary', 'Origin');
+    if (allowed) for (const [name, value] of Object.entries(corsHeaders(origin!))) c.res.headers.set(name, value);
   });
 
   const member = async (c: Context<MemberEnv>) => authenticate(store, clock, c.get('site'), c.req.raw);
@@ -126,7 +134,7 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
   });
 
   app.delete('/sites/:subdomain/sessions/current', async (c) => {
-    await closeSession(store, clock, c.req.raw);
+    await closeSession(store, clock, c.get('site'), c.req.raw);
     return new Response(null, { status: 204 });
   });
 

@@ -64,8 +64,12 @@ export async function authenticate(store: Store, clock: Clock, site: SiteRecord,
   return { session, member };
 }
 
-/** Signs the request's session out; true when there was a live one. */
-export async function closeSession(store: Store, clock: Clock, request: Request): Promise<boolean> {
+/** Signs the request's session out when it is one of this site's; true when there was a live one. */
+export async function closeSession(store: Store, clock: Clock, site: SiteRecord, request: Request): Promise<boolean> {
   const token = bearerToken(request);
-  return token ? store.revokeSession(sha256Hex(token), clock()) : false;
+  if (!token) return false;
+  const tokenHash = sha256Hex(token);
+  const session = await store.findSessionByHash(tokenHash);
+  // Another site's token is not a session here: signing out under the wrong subdomain leaves it alone.
+  return session?.siteId === site.id ? store.revokeSession(tokenHash, clock()) : false;
 }

@@ -1,0 +1,175 @@
+/**
+ * Shared pieces of the member API suites (docs/member-api.md): the stores every suite runs on,
+ * an app over the mock-server fixtures with a clock the test moves, and small request helpers.
+ */
+import type { Hono } from 'hono';
+import { afterEach, describe, expect } from 'vitest';
+import { createMockApp } from '../../mock-server/app';
+import { FIXTURE_NOW } from '../../mock-server/fixtures';
+import type { LoadedSite } from '../../mock-server/load-fixtures';
+import type { MemberApiErrorBody, MemberInfo, SessionResponse } from '../../src/contract/member';
+import { createMemoryStore } from '../../src/service/store/memory';
+import { openSqliteStore } from '../../src/service/store/sqlite';
+import type { Store } from '../../src/service/store/store';
+
+export type StoreFactory = () => Store;
+
+export const STORES: ReadonlyArray<[name: string, newStore: StoreFactory]> = [
+  ['memory', createMemoryStore],
+  ['sqlite in memory', () => openSqliteStore(':memory:')],
+];
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+export const ORIGIN = 'http://demo.localhost';
+export const BASE = '/member/v1/sites/demo';
+export const OTHER_BASE = '/member/v1/sites/other';
+
+export const ADA = { email: 'ada@demo.localhost', password: 'demo-password' } as const;
+export const GRACE = { email: 'grace@demo.localhost', password: 'grace-password' } as const;
+export const MALLORY = { email: 'mallory@demo.localhost', password: 'mallory-password' } as const;
+export const OTTO = { email: 'otto@other.example', password: 'otto-password' } as const;
+
+export interface MemberCtx {
+  app: Hono;
+  store: Store;
+  demo: LoadedSite;
+  other: LoadedSite;
+  /** Milliseconds since the epoch, as the app's clock reads it. */
+  now(): number;
+  /** Moves the clock forward. */
+  advance(ms: number): void;
+  /** Any request; `Origin: http://demo.localhost` unless `origin` is given (null: none). */
+  request(path: string, init?: RequestOptions): Promise<Response>;
+  /** POST /members with a JSON body (`ORIGIN`). */
+  signUp(body: unknown, base?: string): Promise<Response>;
+  /** POST /sessions with a JSON body (`ORIGIN`). */
+  signIn(body: unknown, base?: string): Promise<Response>;
+  /** Signs in and returns the session; fails the test unless it is a 201. */
+  session(credentials: { email: string; password: string }, base?: string): Promise<SessionResponse>;
+  /** An authenticated request with the token as bearer. */
+  authed(token: string, path: string, init?: RequestOptions): Promise<Response>;
+}
+
+export interface RequestOptions {
+  method?: string;
+  /** A JSON value, serialized; a string is sent as it is when `raw` is set. */
+  json?: unknown;
+  raw?: BodyInit;
+  headers?: Record<string, string>;
+  /** The Origin header; `null` to send none. Default ORIGIN. */
+  origin?: string | null;
+  token?: string;
+}
+
+export async function buildMemberCtx(newStore: StoreFactory): Promise<MemberCtx> {
+  let now = FIXTURE_NOW;
+  const { app, store, sites } = await createMockApp({ clock: () => now, store: newStore() });
+  const request = async (path: string, init: RequestOptions = {}): Promise<Response> => {
+    const headers: Record<string, string> = { ...init.headers };
+    const origin = init.origin === undefined ? ORIGIN : init.origin;
+    if (origin !== null) headers.origin = origin;
+    if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+    let body: BodyInit | undefined;
+    if (init.raw !== undefined) body = init.raw;
+    else if (init.json !== undefined) body = JSON.stringify(init.json);
+    if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const url = path.startsWith('http') ? path : `http://svc.test${path}`;
+    return app.request(url, { method: init.method ?? 'GET', headers, ...(body !== undefined && { body }) });
+  };
+  const ctx: MemberCtx = {
+    app,
+    store,
+    demo: sites[0]!,
+    other: sites[1]!,
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+    request,
+    signUp: (body, base = BASE) => request(`${base}/members`, { method: 'POST', json: body }),
+    signIn: (body, base = BASE) => request(`${base}/sessions`, { method: 'POST', json: body }),
+    async session(credentials, base = BASE) {
+      const res = await request(`${base}/sessions`, {
+        method: 'POST',
+        json: credentials,
+        origin: base === BASE ? ORIGIN : null,
+      });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(201);
+      return body as SessionResponse;
+    },
+    authed: (token, path, init = {}) => request(path, { ...init, token }),
+  };
+  return ctx;
+}
+
+/**
+ * Registers `run` once per store, inside a describe named after it. `fresh()` gives a new app
+ * and store for the test calling it; they are closed after the test.
+ */
+export function forEachStore(run: (fresh: () => Promise<MemberCtx>, storeName: string) => void): void {
+  for (const [name, newStore] of STORES) {
+    describe(`${name} store`, () => {
+      const open: Store[] = [];
+      afterEach(async () => {
+        for (const store of open.splice(0)) await store.close();
+      });
+      run(async () => {
+        const ctx = await buildMemberCtx(newStore);
+        open.push(ctx.store);
+        return ctx;
+      }, name);
+    });
+  }
+}
+
+/** Reads the body and checks it is JSON with the given status. */
+export async function jsonOf<T = unknown>(res: Response, status: number): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json\b/);
+  return JSON.parse(text) as T;
+}
+
+/** Checks the spec's error body (section 7) and the codes and paths it carries. */
+export async function expectError(res: Response, status: number, code: string, path?: string): Promise<MemberApiErrorBody> {
+  const body = await jsonOf<MemberApiErrorBody>(res, status);
+  expect(Object.keys(body)).toEqual(['errors']);
+  expect(Array.isArray(body.errors)).toBe(true);
+  expect(body.errors.length).toBeGreaterThan(0);
+  for (const e of body.errors) {
+    expect(typeof e.path).toBe('string');
+    expect(typeof e.code).toBe('string');
+    expect(typeof e.message).toBe('string');
+    expect(e.message.length).toBeGreaterThan(0);
+  }
+  expect(body.errors.map((e) => e.code)).toContain(code);
+  if (path !== undefined) expect(body.errors.find((e) => e.code === code && e.path === path), JSON.stringify(body)).toBeDefined();
+  return body;
+}
+
+/** The `invalidField` paths of a 400. */
+export async function invalidFieldPaths(res: Response): Promise<string[]> {
+  const body = await expectError(res, 400, 'invalidField');
+  for (const e of body.errors) expect(e.code).toBe('invalidField');
+  return body.errors.map((e) => e.path).sort();
+}
+
+export type { MemberInfo, SessionResponse };
+
+/** A valid sign-up body for the demo site, given its field ids. */
+export function validSignUp(demo: LoadedSite, overrides: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) {
+  const f = demo.fieldIds;
+  return {
+    email: 'new.member@example.com',
+    password: 'a good password',
+    firstName: 'New',
+    lastName: 'Member',
+    customFields: { [f.role!]: 'designer', [f.terms!]: true, ...fields },
+    ...overrides,
+  };
+}
