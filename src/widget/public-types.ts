@@ -1,0 +1,115 @@
+/**
+ * The widget's public surface: what `window.Service` holds and what each event carries.
+ * dist/widgets.d.ts is rolled up from here, so these types are the API documentation.
+ */
+import type {
+  ConversionDetail,
+  MemberInfo,
+  MemberMetadata,
+  SignupFieldValue,
+  WidgetErrorCode,
+} from '../contract/member';
+
+export type {
+  ConversionDetail,
+  ConversionMember,
+  ConversionOrder,
+  CustomSignupField,
+  JsonValue,
+  MemberInfo,
+  MemberMetadata,
+  Membership,
+  SignupFieldOption,
+  SignupFieldValue,
+  WidgetErrorCode,
+  WidgetPlanType,
+} from '../contract/member';
+
+/** What the page sets before inserting the script (spec 1.1, 1.2). */
+export interface ServiceConfig {
+  /** The account's subdomain; required. */
+  subdomain: string;
+  /**
+   * The domain the site's subdomains share. When set, login and logout carry across all of
+   * them: the authentication data lives in cookies on this domain instead of localStorage.
+   */
+  cookieDomain?: string;
+}
+
+/** `Service.getMemberInfo()` (spec 4.1). */
+export type MemberInfoResult = { isLoggedIn: true; memberInfo: MemberInfo } | { isLoggedIn: false };
+
+/** Details for `Service.register`: custom sign-up field values are keyed by field id. */
+export interface RegistrationDetails {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  customFields?: Record<string, SignupFieldValue>;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** How every widget promise rejects: an `Error` whose `code` tells what went wrong. */
+export interface ServiceError extends Error {
+  readonly code: WidgetErrorCode;
+  /** The service's field path for field errors (`email`, `customFields.3`, …); `base` otherwise. */
+  readonly path: string;
+}
+
+/** The functions and flag the widget adds to `window.Service` (spec 4.1). */
+export interface ServiceApi {
+  /** True once the widget has loaded; `Service.ready` (the event) has fired by then. */
+  readonly ready: boolean;
+  /** The member's state right now; synchronous. */
+  getMemberInfo(): MemberInfoResult;
+  /** Resolves with the member's metadata object (`{}` until first set). */
+  getMemberMetadata(): Promise<MemberMetadata>;
+  /**
+   * Merges `data` into the stored metadata at every level; `null` removes a key; arrays and
+   * other values replace what was there. Resolves with the metadata after the update.
+   */
+  updateMemberMetadata(data: MemberMetadata): Promise<MemberMetadata>;
+  /** Resets the metadata to `{}`. */
+  clearMemberMetadata(): Promise<MemberMetadata>;
+  /** Signs in; fires `Service.member.info`. Resolves with the member. */
+  login(credentials: Credentials): Promise<MemberInfo>;
+  /** Creates a member and signs them in; fires `Service.member.registration`, then `Service.member.info`. */
+  register(details: RegistrationDetails): Promise<MemberInfo>;
+  /** Signs out here and on the service; fires `Service.member.logout`. */
+  logout(): Promise<void>;
+}
+
+/** `window.Service` after the widget has loaded: the page's configuration plus the API. */
+export type ServiceGlobal = ServiceConfig & ServiceApi;
+
+export interface ReadyDetail {
+  /** Present when a member is logged in. */
+  memberInfo?: MemberInfo;
+}
+
+export interface MemberInfoDetail {
+  memberInfo: MemberInfo;
+}
+
+/** Every event the widget dispatches on `document` (spec 6.1), by name. */
+export interface ServiceEventMap {
+  'Service.ready': CustomEvent<ReadyDetail>;
+  'Service.member.info': CustomEvent<MemberInfoDetail>;
+  /** No payload: `detail` is null. */
+  'Service.member.logout': CustomEvent<null>;
+  'Service.member.registration': CustomEvent<MemberInfoDetail>;
+  'Service.conversion': CustomEvent<ConversionDetail>;
+}
+
+declare global {
+  // Listeners on `document` get each event's typed `detail`.
+  interface DocumentEventMap extends ServiceEventMap {}
+  interface Window {
+    /** The page's install configuration; the widget adds its API to this same object. */
+    Service: ServiceGlobal;
+  }
+}

@@ -1,0 +1,55 @@
+import type { SessionResponse } from '../contract/member';
+import { serviceError } from './errors';
+import { clone, isObject, stringify } from './json';
+import type { Credentials, MemberMetadata, RegistrationDetails, ServiceApi } from './public-types';
+import type { Session } from './session';
+
+type Functions = Omit<ServiceApi, 'ready'>;
+
+const METADATA_PATH = '/me/metadata';
+
+/**
+ * Adds the API (spec 4.1) to the page's own `window.Service`, next to its configuration.
+ * Every function answers a promise that rejects with a ServiceError; none throws.
+ * Returns a function that takes the API off again.
+ */
+export function installApi(target: Record<string, unknown>, session: Session): () => void {
+  const check = (loggedIn?: boolean): void => {
+    if (!session._ready) throw serviceError('notReady', 'The widget is not ready yet: wait for the Service.ready event.');
+    if (loggedIn && !session._member) throw serviceError('notLoggedIn', 'No member is logged in.');
+  };
+  const metadata = async (method: string, body?: string): Promise<MemberMetadata> => {
+    check(true);
+    return session._call<MemberMetadata>(method, METADATA_PATH, body);
+  };
+  const signIn = async (path: string, details: Credentials | RegistrationDetails, registered: boolean) => {
+    check();
+    const response = await session._request<SessionResponse>('POST', path, null, stringify(details));
+    return session._signIn(response, registered);
+  };
+  const functions: Functions = {
+    getMemberInfo: () => {
+      const member = session._member;
+      return member ? { isLoggedIn: true, memberInfo: clone(member) } : { isLoggedIn: false };
+    },
+    getMemberMetadata: () => metadata('GET'),
+    updateMemberMetadata: async (data) => {
+      check(true);
+      const body = isObject(data) ? stringify(data) : undefined;
+      if (body === undefined) throw serviceError('invalidMetadata', 'Metadata must be a JSON object such as { "key": "value" }.');
+      return metadata('PATCH', body);
+    },
+    clearMemberMetadata: () => metadata('DELETE'),
+    login: (credentials) => signIn('/sessions', credentials, false),
+    register: (details) => signIn('/members', details, true),
+    logout: async () => {
+      check();
+      await session._logout();
+    },
+  };
+  Object.defineProperty(target, 'ready', { get: () => session._ready, enumerable: true, configurable: true });
+  Object.assign(target, functions);
+  return () => {
+    for (const name of ['ready', ...Object.keys(functions)]) delete target[name];
+  };
+}

@@ -1,0 +1,64 @@
+import { apiClient } from './api-client';
+import { readConfig } from './config';
+import { cookieTokenStore } from './cookie-token-store';
+import { memberCache } from './member-cache';
+import { installApi } from './service-api';
+import { Session } from './session';
+import { openStorage } from './storage';
+import { storageTokenStore } from './token-store';
+import { watchSession } from './watchers';
+
+export interface WidgetOptions {
+  window: Window;
+  /** Where the member API is: the origin widgets.js was loaded from. */
+  apiOrigin: string;
+}
+
+export interface WidgetHandle {
+  /** Checks the member with the service now. */
+  refresh(): Promise<void>;
+  /** Removes the API, listeners and timers; no event is sent afterwards. Safe to call twice. */
+  stop(): void;
+}
+
+const idle: WidgetHandle = { refresh: () => Promise.resolve(), stop: () => undefined };
+
+/**
+ * Runs the widget on a page: reads `window.Service`, adds the API to it, sends the start-up
+ * events. A bad install is reported on the console and nothing else happens.
+ */
+export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHandle {
+  const config = readConfig(win);
+  if (!config) return idle;
+  const { _target: target, _subdomain: subdomain, _cookieDomain: cookieDomain } = config;
+  const storage = openStorage(win);
+  const keys = [`svc:${subdomain}:token`, `svc:${subdomain}:member`] as const;
+  const tokens = cookieDomain
+    ? cookieTokenStore(
+        win.document,
+        `svc_${encodeURIComponent(subdomain)}_token`,
+        cookieDomain,
+        win.location.protocol === 'https:',
+      )
+    : storageTokenStore(storage, keys[0]);
+  const session = new Session(
+    win.document,
+    apiClient(win, `${apiOrigin}/member/v1/sites/${encodeURIComponent(subdomain)}`),
+    tokens,
+    memberCache(storage, keys[1]),
+  );
+  const uninstall = installApi(target, session);
+  const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
+  void session._start();
+  let stopped = false;
+  return {
+    refresh: () => session._refresh(),
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      session._stopped = true;
+      unwatch();
+      uninstall();
+    },
+  };
+}
