@@ -1,5 +1,6 @@
 // Builds the browser widget: dist/widgets.js (IIFE, what site owners install) and
-// dist/widgets.mjs (ESM). The service is not bundled: it runs from source under tsx
+// dist/widgets.mjs (ESM). `npm run build` (scripts/build.ts) runs this config, then rolls up
+// dist/widgets.d.ts. The service is not bundled: it runs from source under tsx
 // (docs/decisions/0001-run-typescript-with-tsx.md).
 import { existsSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
@@ -20,8 +21,11 @@ export default {
     { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
   ],
   plugins: [
-    typescript({ tsconfig: './tsconfig.json', compilerOptions: { noEmit: false, declaration: false } }),
+    // tsconfig.widget.json compiles the widget alone, for the browser only (no Node types).
+    typescript({ tsconfig: './tsconfig.widget.json', compilerOptions: { noEmit: false, declaration: false } }),
     // Internal fields are `_`-prefixed so the minifier may shorten them (STYLE.md, Preact).
-    terser({ ecma: 2020, module: true, mangle: { properties: { regex: /^_/ } } }),
+    // No `module: true`: the plugin sets it for the ESM output only; on the IIFE it would let
+    // terser treat the bundle's top level as module scope.
+    terser({ ecma: 2020, mangle: { properties: { regex: /^_/ } } }),
   ],
 };

@@ -5,11 +5,11 @@
  */
 import { setupWorker } from 'msw/browser';
 import { createMockApp } from './app';
-import { serviceHandler } from './handlers';
+import { serviceHandlers } from './handlers';
 
 export async function startMockServer(options: { origin?: string; workerUrl?: string } = {}) {
   const mock = await createMockApp();
-  const worker = setupWorker(serviceHandler(mock.app, options.origin ?? location.origin));
+  const worker = setupWorker(...serviceHandlers(mock.app, options.origin ?? location.origin));
   await worker.start({
     serviceWorker: { url: options.workerUrl ?? './mockServiceWorker.js' },
     onUnhandledRequest: 'bypass',

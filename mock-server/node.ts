@@ -3,7 +3,7 @@ import { setupServer, type SetupServer } from 'msw/node';
 import type { Clock } from '../src/service/domain/clock';
 import { createMockApp, type MockApp } from './app';
 import { DEMO_FIXTURE, FIXTURES, type FixtureSite } from './fixtures';
-import { serviceHandler } from './handlers';
+import { serviceHandlers } from './handlers';
 
 /** Where tests point the widget: any origin works, MSW answers before the network. */
 export const MOCK_API_ORIGIN = 'http://svc.mock';
@@ -18,7 +18,7 @@ export interface MockServer extends MockApp {
 export async function createMockServer(options: { origin?: string; clock?: Clock } = {}): Promise<MockServer> {
   const origin = options.origin ?? MOCK_API_ORIGIN;
   const mock = await createMockApp({ ...(options.clock && { clock: options.clock }), fixtures: FIXTURES });
-  const server = setupServer(serviceHandler(mock.app, origin));
+  const server = setupServer(...serviceHandlers(mock.app, origin));
   server.listen({ onUnhandledRequest: 'bypass' });
   return { ...mock, server, origin, fixtures: DEMO_FIXTURE };
 }

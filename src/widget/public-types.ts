@@ -108,8 +108,10 @@ export interface ServiceEventMap {
 declare global {
   // Listeners on `document` get each event's typed `detail`.
   interface DocumentEventMap extends ServiceEventMap {}
-  interface Window {
-    /** The page's install configuration; the widget adds its API to this same object. */
-    Service: ServiceGlobal;
-  }
+  /**
+   * The page's install configuration, to which the widget adds its API (the same object):
+   * `Service.getMemberInfo()` and `window.Service.getMemberInfo()` alike.
+   */
+  // eslint-disable-next-line no-var -- a global the page and the widget share must be a var
+  var Service: ServiceGlobal;
 }

@@ -24,7 +24,7 @@ test.each(cases)('%s: one console.error, nothing thrown, no events, no API', asy
   const h = await harness();
   const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   const events = recordEvents();
-  if (config === undefined) delete (window as Partial<Window>).Service;
+  if (config === undefined) delete (window as { Service?: unknown }).Service;
   else (window as unknown as { Service: unknown }).Service = config;
 
   const handle = startWidget({ window, apiOrigin: h.mock.origin });

@@ -57,7 +57,7 @@ afterEach(async () => {
       document.cookie = `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT${domain}`;
     }
   }
-  delete (window as Partial<Window>).Service;
+  delete (window as { Service?: unknown }).Service;
 });
 
 function fixtureMember(key: string) {

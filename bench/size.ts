@@ -1,0 +1,55 @@
+/**
+ * Size of the widget as sites download it.
+ *
+ *   npm run bench:size        (npx tsx bench/size.ts)
+ *
+ * Builds dist/ first when it is missing or older than src/widget, then prints, for
+ * dist/widgets.js (what site owners install) and dist/widgets.mjs: minified bytes as served,
+ * gzip (zlib level 9) and brotli (quality 11) bytes, and the budget check of widgets.js:
+ * 8 KB (8,192 bytes) gzipped, PASS or MISS. A printed figure, not a test: exit 0 either way,
+ * exit 1 only when there is nothing to measure.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { ensureWidgetBuild } from '../scripts/lib/ensure-build';
+import { distDir } from '../scripts/lib/paths';
+
+const BUDGET_GZIP_BYTES = 8 * 1024;
+const FILES = ['widgets.js', 'widgets.mjs'];
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} B`;
+
+function measure(name: string) {
+  const body = readFileSync(join(distDir, name));
+  return {
+    file: `dist/${name}`,
+    min: body.length,
+    gzip: gzipSync(body, { level: 9 }).length,
+    brotli: brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }).length,
+  };
+}
+
+const outcome = await ensureWidgetBuild();
+if (outcome === 'no-widget' || outcome === 'failed') {
+  console.error(outcome === 'failed' ? 'the widget build failed (see above)' : 'src/widget/index.ts does not exist yet');
+  process.exit(1);
+}
+
+const rows = FILES.map(measure);
+const head = ['file', 'min', 'gzip -9', 'brotli'];
+const cells = rows.map((r) => [r.file, bytes(r.min), bytes(r.gzip), bytes(r.brotli)]);
+const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+const line = (c: string[]) => c.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+console.log([line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
+
+const installed = rows[0]!;
+const share = Math.round((installed.gzip / BUDGET_GZIP_BYTES) * 100);
+const verdict = installed.gzip <= BUDGET_GZIP_BYTES ? 'PASS' : 'MISS';
+console.log(`\nbudget: ${installed.file} gzip ${bytes(installed.gzip)} of ${bytes(BUDGET_GZIP_BYTES)} (8 KB), ${share}%  ${verdict}`);
