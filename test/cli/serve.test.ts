@@ -86,3 +86,25 @@ test('a port in use fails the start with a one-line reason, exit 1, and no key i
   expect(await next.stop()).toBe(0);
   expect(next.stderr.join('\n')).toMatch(/svc keys create --site demo/);
 });
+
+test('serve hands out the built widget to any origin, with an ETag, and nothing outside examples/', async () => {
+  const svc = start({ SVC_DB: join(dir, 'static.db'), SVC_SCRYPT: 'test' });
+  const url = await svc.url;
+  const script = await fetch(`${url}/scripts/widgets.js`, { headers: { origin: 'https://shop.example' } });
+  expect(script.status).toBe(200);
+  expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(script.headers.get('access-control-allow-origin')).toBe('*');
+  expect(script.headers.get('cache-control')).toMatch(/max-age=\d+/);
+  expect((await script.text()).length).toBeGreaterThan(100);
+  const again = await fetch(`${url}/scripts/widgets.js`, { headers: { 'if-none-match': script.headers.get('etag')! } });
+  expect(again.status).toBe(304);
+  expect((await fetch(`${url}/scripts/widgets.mjs`)).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+
+  for (const path of ['/scripts/widgets.d.ts', '/examples/..%2fpackage.json', '/examples/..%2f..%2fpackage.json', '/examples/%2e%2e%2fpackage.json']) {
+    const response = await fetch(`${url}${path}`);
+    expect(response.status, path).toBe(404);
+    expect(await response.text(), path).not.toContain('"devDependencies"');
+  }
+  expect(svc.stderr.join('\n')).toMatch(/widget: +http:\/\/\S+\/scripts\/widgets\.js/);
+  expect(await svc.stop()).toBe(0);
+});

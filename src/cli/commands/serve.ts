@@ -1,9 +1,17 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ensureWidgetBuild } from '../../../scripts/lib/ensure-build';
+import { distDir, repoRoot } from '../../../scripts/lib/paths';
 import { SCOPES } from '../../contract/admin';
 import { issueApiKey } from '../../service/auth/api-keys';
+import { createPasswordHasher } from '../../service/auth/passwords';
 import { createServiceApp } from '../../service/app';
+import { nodeScrypt } from '../../service/platform/node-scrypt';
+import { ensureDemoLogin, DEMO_LOGIN } from '../../service/seed/demo-login';
 import { systemClock } from '../../service/domain/clock';
 import { listen } from '../../service/server';
+import { withStaticFiles } from '../../service/static-files';
 import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
 import { openSqliteStore } from '../../service/store/sqlite';
 import { dbPath, serveConfig } from '../config';
@@ -20,18 +28,22 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+  const widgetReady = await prepareWidget(io);
+  const examplesDir = join(repoRoot, 'examples');
   const path = dbPath(values.db, env);
   const store = openSqliteStore(path);
+  const passwords = createPasswordHasher(nodeScrypt, config.scrypt);
   let server;
   let demoSiteId: number | undefined;
   try {
     if ((await store.listSites()).length === 0) {
       const { site } = await ensureDemoSite(store, systemClock);
       await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
+      await ensureDemoLogin(store, systemClock, site, passwords);
       demoSiteId = site.id;
     }
-    const app = await createServiceApp({ store, clock: systemClock, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
-    server = await listen(app, config.port, config.host);
+    const app = await createServiceApp({ store, clock: systemClock, passwords, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
+    server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir }), config.port, config.host);
   } catch (error) {
     await store.close();
     throw error;
@@ -43,9 +55,12 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   if (demoKey) io.out(demoKey);
   io.err(`serving on ${server.url} (database ${path})`);
   io.err(`Admin API:  ${server.url}/admin/v1/sites   (OpenAPI: ${server.url}/admin/v1/openapi.json)`);
+  if (widgetReady) io.err(`widget:     ${server.url}/scripts/widgets.js`);
+  if (existsSync(examplesDir)) io.err(`examples:   ${server.url}/examples/`);
   if (demoKey) {
     io.err('seeded the demo site (subdomain demo) with 300 members; its Admin API key (all scopes) is the line on stdout, shown once');
     io.err(`try: curl -H "Authorization: Bearer ${demoKey}" ${server.url}/admin/v1/members`);
+    io.err(`demo member sign-in: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   } else {
     io.err('make an Admin API key with: npx svc keys create --site demo --scopes ' + SCOPES.join(','));
   }
@@ -54,4 +69,19 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   await server.close();
   await store.close();
   return 0;
+}
+
+/**
+ * Builds dist/ when it is missing or older than src/widget (a fresh clone, an edited widget), so
+ * `npm start` serves a current /scripts/widgets.js. A failed build does not stop the service:
+ * the member and Admin APIs work without it. True when a widget bundle is there to serve.
+ */
+async function prepareWidget(io: Io): Promise<boolean> {
+  const outcome = await ensureWidgetBuild();
+  const built = existsSync(join(distDir, 'widgets.js'));
+  if (outcome === 'no-widget') io.err('src/widget/index.ts does not exist yet: /scripts/widgets.js answers 404');
+  if (outcome === 'failed') {
+    io.err(`the widget build failed (see above): ${built ? 'serving the previous build from dist/' : '/scripts/widgets.js answers 404'}`);
+  }
+  return built;
 }

@@ -1,0 +1,162 @@
+/**
+ * The files `svc serve` hands out beside the app: the built widget at /scripts/ (what site
+ * owners install, from any origin) and the QA pages of examples/ at /examples/. Node-only (it
+ * reads the disk), so it wraps the portable app's `fetch` here instead of living inside it.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { extname, join, sep } from 'node:path';
+import { HttpError } from './http/http-error';
+import type { FetchHandler } from './server';
+
+export interface StaticFilesOptions {
+  /** Where widgets.js and widgets.mjs are built (dist/). */
+  scriptsDir: string;
+  /** Served at /examples/ when it exists. */
+  examplesDir: string;
+}
+
+/** The widget's files; nothing else in dist/ is served. */
+const SCRIPT_FILES = new Set(['widgets.js', 'widgets.mjs', 'widgets.js.map', 'widgets.mjs.map']);
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+const SCRIPT_HEADERS = {
+  // Short: a site picks up a new widget within minutes; the ETag makes the re-check cheap.
+  'cache-control': 'public, max-age=300',
+  'access-control-allow-origin': '*',
+  // Pages that isolate themselves (COEP) may still load the widget.
+  'cross-origin-resource-policy': 'cross-origin',
+};
+// Example pages are edited while someone looks at them: always revalidate.
+const EXAMPLE_HEADERS = { 'cache-control': 'no-cache' };
+
+const notFound = (message: string) => new HttpError(404, [{ path: 'base', code: 'notFound', message }]).toResponse();
+
+interface CachedFile {
+  mtimeMs: number;
+  size: number;
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+/** Answers /scripts/… and /examples/… from disk; everything else goes to `next`. */
+export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions): FetchHandler {
+  const cache = new Map<string, CachedFile>();
+
+  const read = (path: string, stats: Stats): CachedFile => {
+    const cached = cache.get(path);
+    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached;
+    const body = readFileSync(path);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const file = { mtimeMs: stats.mtimeMs, size: stats.size, body, etag };
+    cache.set(path, file);
+    return file;
+  };
+
+  const serveFile = (request: Request, path: string, headers: Record<string, string>, missing = 'No such file'): Response => {
+    const stats = statOrNothing(path);
+    if (!stats?.isFile()) return notFound(missing);
+    const file = read(path, stats);
+    const common = {
+      ...headers,
+      etag: file.etag,
+      'content-type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+    };
+    if (etagMatches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers: common });
+    const body = request.method === 'HEAD' ? null : file.body;
+    return new Response(body, { headers: { ...common, 'content-length': String(file.size) } });
+  };
+
+  return (request) => {
+    const { pathname, search } = new URL(request.url);
+    const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
+    if (!area) return next(request);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new HttpError(405, [{ path: 'base', code: 'methodNotAllowed', message: `${request.method} is not allowed here` }], {
+        allow: 'GET, HEAD',
+      }).toResponse();
+    }
+    if (area === 'scripts') {
+      const name = pathname.slice('/scripts/'.length);
+      if (!SCRIPT_FILES.has(name)) return notFound('No such script');
+      return serveFile(request, join(options.scriptsDir, name), SCRIPT_HEADERS, 'The widget is not built: run `npm run build`');
+    }
+    if (pathname === '/examples') return redirect(`/examples/${search}`);
+    const path = examplePath(options.examplesDir, pathname.slice('/examples/'.length));
+    if (path === undefined) return notFound('No such file');
+    if (statOrNothing(path)?.isDirectory()) {
+      // Relative links in an index page resolve against the directory only with the slash.
+      if (!pathname.endsWith('/')) return redirect(`${pathname}/${search}`);
+      return serveFile(request, join(path, 'index.html'), EXAMPLE_HEADERS);
+    }
+    return serveFile(request, path, EXAMPLE_HEADERS);
+  };
+}
+
+/**
+ * The file a URL path below /examples/ names, or undefined when it could name anything outside
+ * the directory. The URL parser already resolved `..` and `%2e%2e`; what is left to refuse is
+ * what decoding reveals (`%2f`, `%5c`, NUL), dot-files and symlinks that lead out.
+ */
+function examplePath(root: string, encoded: string): string | undefined {
+  const segments: string[] = [];
+  const parts = encoded.split('/');
+  for (const [index, part] of parts.entries()) {
+    if (part === '' && index === parts.length - 1) break; // a directory's trailing slash
+    let segment;
+    try {
+      segment = decodeURIComponent(part);
+    } catch {
+      return undefined;
+    }
+    if (segment === '' || segment.startsWith('.') || /[/\\\0]/.test(segment)) return undefined;
+    segments.push(segment);
+  }
+  let realRoot;
+  let real;
+  try {
+    realRoot = realpathSync(root);
+    real = realpathSync(join(root, ...segments));
+  } catch {
+    return undefined;
+  }
+  return real === realRoot || real.startsWith(realRoot + sep) ? real : undefined;
+}
+
+function statOrNothing(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 301, headers: { location } });
+}
