@@ -15,24 +15,8 @@ import type {
   SignupValueRecord,
   SiteRecord,
 } from './records';
-import type { Store } from './store';
+import type { AccountMethods } from './store';
 
-export type AccountMethods = Pick<
-  Store,
-  | 'createSignupFields'
-  | 'listSignupFields'
-  | 'createMembers'
-  | 'getMember'
-  | 'findMemberLogin'
-  | 'listSignupValues'
-  | 'listMembershipsOfMember'
-  | 'getMemberMetadata'
-  | 'updateMemberMetadata'
-  | 'createSession'
-  | 'findSessionByHash'
-  | 'touchSession'
-  | 'revokeSession'
->;
 
 export interface AccountTables {
   sites: Table<SiteRecord>;

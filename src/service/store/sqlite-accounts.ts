@@ -24,24 +24,8 @@ import {
   signupFieldFrom,
 } from './sqlite-rows';
 import type { MemberLogin, NewMember, SignupValueRecord } from './records';
-import type { Store } from './store';
+import type { AccountMethods } from './store';
 
-export type AccountMethods = Pick<
-  Store,
-  | 'createSignupFields'
-  | 'listSignupFields'
-  | 'createMembers'
-  | 'getMember'
-  | 'findMemberLogin'
-  | 'listSignupValues'
-  | 'listMembershipsOfMember'
-  | 'getMemberMetadata'
-  | 'updateMemberMetadata'
-  | 'createSession'
-  | 'findSessionByHash'
-  | 'touchSession'
-  | 'revokeSession'
->;
 
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;

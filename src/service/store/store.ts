@@ -131,3 +131,21 @@ export interface Store {
 
   close(): Promise<void>;
 }
+
+/** The members' side of the store: what each implementation keeps in its own accounts file. */
+export type AccountMethods = Pick<
+  Store,
+  | 'createSignupFields'
+  | 'listSignupFields'
+  | 'createMembers'
+  | 'getMember'
+  | 'findMemberLogin'
+  | 'listSignupValues'
+  | 'listMembershipsOfMember'
+  | 'getMemberMetadata'
+  | 'updateMemberMetadata'
+  | 'createSession'
+  | 'findSessionByHash'
+  | 'touchSession'
+  | 'revokeSession'
+>;
