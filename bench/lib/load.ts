@@ -13,6 +13,9 @@ export interface Scenario {
   description: string;
   url: string;
   headers?: Record<string, string>;
+  /** GET unless given. */
+  method?: 'GET' | 'PATCH' | 'POST' | 'DELETE';
+  body?: string;
 }
 
 export interface LoadSettings {
@@ -52,6 +55,8 @@ function launch(scenario: Scenario, connections: number, durationSec: number, er
     connections,
     duration: durationSec,
     headers: scenario.headers ?? {},
+    ...(scenario.method && { method: scenario.method }),
+    ...(scenario.body !== undefined && { body: scenario.body }),
     timeout: 10,
     title: scenario.name,
   });
