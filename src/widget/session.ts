@@ -91,6 +91,9 @@ export class Session {
   _signIn(response: SessionResponse, registered: boolean): MemberInfo {
     const { token, memberInfo } = isObject(response) ? response : ({} as Partial<SessionResponse>);
     if (typeof token !== 'string' || !isObject(memberInfo)) throw networkError('The service answered without a session.');
+    // Signing in over another login ends that session on the service too: none is left behind.
+    const previous = this._token;
+    if (previous && previous !== token) void this._request('DELETE', '/sessions/current', previous).catch(() => undefined);
     // The cache first: another tab that sees the new token finds its member already there.
     this._cache._set(token, memberInfo);
     this._tokens._set(token);

@@ -47,6 +47,20 @@ test('getMemberInfo and event details are copies: a page changing them changes n
   if (second.isLoggedIn) expect(second.memberInfo.memberships).toHaveLength(2);
 });
 
+test('logging in over another login signs the earlier session out on the service', async () => {
+  const h = await ready();
+  await h.service.login(ADA);
+  const first = localStorage.getItem('svc:demo:token')!;
+  const events = recordEvents();
+  const grace = await h.service.login(GRACE);
+  expect(grace.email).toBe(GRACE.email);
+  expect(events.names()).toEqual(['Service.member.info']);
+  const second = localStorage.getItem('svc:demo:token')!;
+  expect(second).not.toBe(first);
+  await waitFor(async () => expect((await h.me(first)).status).toBe(401));
+  expect((await h.me(second)).member).toEqual(grace);
+});
+
 test('wrong credentials reject with invalidCredentials, send nothing and keep the page logged out', async () => {
   const h = await ready();
   const events = recordEvents();
