@@ -43,11 +43,10 @@ browserTest('a login on a.shop.example reaches an open b.shop.example tab; a log
   expect(await b.count('Service.member.info')).toBe(0);
 
   await a.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
-  const started = Date.now();
+  // "Within seconds" is the wait's own bound: no event within FOLLOW_MS fails the test.
   const info = await b.waitForEvent('Service.member.info', { timeout: FOLLOW_MS });
   expect((info.detail as { memberInfo: MemberInfo }).memberInfo.email).toBe(member.email);
   expect(await b.page.evaluate(() => window.Service.getMemberInfo().isLoggedIn)).toBe(true);
-  expect(Date.now() - started).toBeLessThan(FOLLOW_MS);
 
   const cookie = (await context.cookies()).find((c) => c.name === 'svc_shop_token');
   expect(cookie).toMatchObject({ domain: '.shop.example' });
