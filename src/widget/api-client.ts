@@ -5,24 +5,36 @@ import { isObject } from './json';
 /** One call to the member API; rejects with a ServiceError. `body` is JSON text. */
 export type ApiRequest = <T>(method: string, path: string, token?: string | null, body?: string) => Promise<T>;
 
+/**
+ * A service that never answers must not hold the page: at start-up `Service.ready` may wait for
+ * one call, and every promise the page holds settles, as networkError at worst, by then.
+ */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
 /** Calls `${base}${path}` (base: `…/member/v1/sites/{subdomain}`), never with cookies. */
 export function apiClient(win: Window, base: string): ApiRequest {
   return async <T>(method: string, path: string, token?: string | null, body?: string): Promise<T> => {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     let response: Response;
+    let data: unknown = null;
     try {
-      response = await win.fetch(base + path, { method, headers, body: body ?? null, credentials: 'omit' });
-    } catch {
-      throw networkError('The service could not be reached.');
-    }
-    if (response.status === 204) return undefined as T;
-    let data: unknown;
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
+      try {
+        response = await win.fetch(base + path, { method, headers, body: body ?? null, credentials: 'omit', signal: abort.signal });
+      } catch {
+        throw networkError(abort.signal.aborted ? 'The service did not answer in time.' : 'The service could not be reached.');
+      }
+      if (response.status === 204) return undefined as T;
+      try {
+        data = await response.json();
+      } catch {
+        // Not JSON, or cut off: judged below as "not the member API".
+      }
+    } finally {
+      clearTimeout(timer);
     }
     if (response.ok && isObject(data)) return data as T;
     const first = (data as Partial<MemberApiErrorBody> | null)?.errors?.[0];

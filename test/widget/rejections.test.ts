@@ -3,7 +3,8 @@
 /** Every widget promise rejects with an Error carrying `code` and `path`; none throws. */
 import { waitFor } from '@testing-library/dom';
 import { http, HttpResponse } from 'msw';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
+import { REQUEST_TIMEOUT_MS } from '../../src/widget/api-client';
 import type { ServiceApi } from '../../src/widget/public-types';
 import { ADA, harness, recordEvents } from './support';
 
@@ -100,4 +101,26 @@ test('requests carry the bearer token, JSON and no cookies', async () => {
   expect(patch.headers.get('content-type')).toBe('application/json');
   expect(patch.credentials).toBe('omit');
   expect(await patch.json()).toEqual({ a: 1 });
+});
+
+test('a service that never answers: the call rejects with networkError after the timeout, and ready comes anyway', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    const h = await harness();
+    const session = await h.signIn(ADA);
+    h.mock.server.use(http.all(`${h.base}/*`, () => new Promise<never>(() => undefined)));
+    localStorage.setItem('svc:demo:token', session.token); // no cache: ready waits for /me
+    h.start();
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 100);
+    expect(h.service.ready).toBe(false);
+    await vi.advanceTimersByTimeAsync(200);
+    await waitFor(() => expect(h.service.ready).toBe(true));
+    expect(h.service.getMemberInfo()).toEqual({ isLoggedIn: false });
+
+    const login = h.service.login(ADA).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS + 100);
+    expect(await login).toMatchObject({ code: 'networkError', message: expect.stringContaining('in time') as string });
+  } finally {
+    vi.useRealTimers();
+  }
 });
