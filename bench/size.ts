@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { ensureWidgetBuild } from '../scripts/lib/ensure-build';
+import { ensureBuild } from '../scripts/lib/ensure-build';
 import { distDir } from '../scripts/lib/paths';
 
 const BUDGET_GZIP_BYTES = 8 * 1024;
@@ -36,7 +36,7 @@ function measure(name: string) {
   };
 }
 
-const outcome = await ensureWidgetBuild();
+const outcome = await ensureBuild(['widget']);
 if (outcome === 'no-widget' || outcome === 'failed') {
   console.error(outcome === 'failed' ? 'the widget build failed (see above)' : 'src/widget/index.ts does not exist yet');
   process.exit(1);

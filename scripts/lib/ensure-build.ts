@@ -1,20 +1,21 @@
 /**
- * Builds the widget in a child process when dist/ is missing or stale: `svc serve`, the size
- * bench and the test setup call this. A child, so rollup and TypeScript never load into the
+ * Builds the parts of dist/ asked for, in a child process, when they are missing or stale:
+ * `svc serve` and the size bench ask for the widget, the test setup for everything. A child, so rollup and TypeScript never load into the
  * server, and its output (lines starting `[build]`) goes to our stderr.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { widgetBuildIsStale } from './freshness';
-import { repoRoot, widgetEntry } from './paths';
+import { buildIsStale } from './freshness';
+import { repoRoot, widgetEntry, type BuildPart } from './paths';
 
 export type BuildOutcome = 'fresh' | 'built' | 'no-widget' | 'failed';
 
-export async function ensureWidgetBuild(): Promise<BuildOutcome> {
+export async function ensureBuild(parts: readonly BuildPart[]): Promise<BuildOutcome> {
   if (!existsSync(widgetEntry)) return 'no-widget';
-  if (!widgetBuildIsStale()) return 'fresh';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/build.ts')], {
+  const stale = parts.filter(buildIsStale);
+  if (stale.length === 0) return 'fresh';
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/build.ts'), ...stale], {
     cwd: repoRoot,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

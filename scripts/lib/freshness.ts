@@ -1,7 +1,7 @@
-/** Is dist/ older than what it is built from? Cheap enough for every `svc serve` start. */
+/** Is a part of dist/ older than what it is built from? Cheap enough for every `svc serve` start. */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { distDir, repoRoot, WIDGET_INPUTS, WIDGET_OUTPUTS } from './paths';
+import { BUILD_PARTS, distDir, repoRoot, type BuildPart } from './paths';
 
 function newestMtime(path: string): number {
   let stats;
@@ -22,10 +22,11 @@ function mtimeOrNothing(path: string): number | undefined {
   }
 }
 
-/** True when an output is missing, or a source of the build changed after the oldest output. */
-export function widgetBuildIsStale(): boolean {
-  const outputs = WIDGET_OUTPUTS.map((name) => mtimeOrNothing(join(distDir, name)));
-  if (outputs.some((mtime) => mtime === undefined)) return true;
-  const oldestOutput = Math.min(...(outputs as number[]));
-  return WIDGET_INPUTS.some((input) => newestMtime(join(repoRoot, input)) > oldestOutput);
+/** True when an output of `part` is missing, or one of its sources changed after its oldest output. */
+export function buildIsStale(part: BuildPart): boolean {
+  const { inputs, outputs } = BUILD_PARTS[part];
+  const mtimes = outputs.map((name) => mtimeOrNothing(join(distDir, name)));
+  if (mtimes.some((mtime) => mtime === undefined)) return true;
+  const oldestOutput = Math.min(...(mtimes as number[]));
+  return inputs.some((input) => newestMtime(join(repoRoot, input)) > oldestOutput);
 }

@@ -6,21 +6,31 @@ export const repoRoot = dirname(dirname(dirname(fileURLToPath(import.meta.url)))
 export const widgetEntry = join(repoRoot, 'src/widget/index.ts');
 export const distDir = join(repoRoot, 'dist');
 
-/** What `npm run build` produces. */
-export const WIDGET_OUTPUTS = ['widgets.js', 'widgets.mjs', 'widgets.d.ts', 'mock-server.js', 'mockServiceWorker.js'] as const;
+/**
+ * What `npm run build` makes, in two parts that go stale apart: the widget (what `svc serve`
+ * and the size bench need) and the mock server bundle (what static pages and its browser test
+ * need; it holds the whole service app, so any service edit makes it stale).
+ */
+export const BUILD_PARTS = {
+  widget: {
+    outputs: ['widgets.js', 'widgets.mjs', 'widgets.d.ts'],
+    inputs: [
+      'src/widget',
+      'src/contract',
+      'rollup.config.mjs',
+      'tsconfig.json',
+      'tsconfig.widget.json',
+      'tsconfig.types.json',
+      'api-extractor.json',
+      'scripts/build.ts',
+      'scripts/lib',
+    ],
+  },
+  mock: {
+    outputs: ['mock-server.js', 'mockServiceWorker.js'],
+    inputs: ['src/service', 'src/contract', 'mock-server', 'scripts/build.ts'],
+  },
+} as const;
 
-/** What the build reads: a newer file here makes the outputs stale. */
-export const WIDGET_INPUTS = [
-  'src/widget',
-  'src/contract',
-  // the mock server bundle holds the whole service app
-  'src/service',
-  'mock-server',
-  'rollup.config.mjs',
-  'tsconfig.json',
-  'tsconfig.widget.json',
-  'tsconfig.types.json',
-  'api-extractor.json',
-  'scripts/build.ts',
-  'scripts/lib',
-];
+export type BuildPart = keyof typeof BUILD_PARTS;
+export const ALL_BUILD_PARTS = Object.keys(BUILD_PARTS) as BuildPart[];

@@ -7,14 +7,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, expect, test } from 'vitest';
-import { ensureWidgetBuild } from '../../scripts/lib/ensure-build';
+import { ensureBuild } from '../../scripts/lib/ensure-build';
 import { distDir, widgetEntry } from '../../scripts/lib/paths';
 
 const widgetExists = existsSync(widgetEntry);
 if (!widgetExists) console.warn('[test/types] src/widget/index.ts does not exist yet: the dist type tests are skipped');
 
 beforeAll(async () => {
-  if (widgetExists) expect(await ensureWidgetBuild()).not.toBe('failed');
+  if (widgetExists) expect(await ensureBuild(['widget'])).not.toBe('failed');
 }, 120_000);
 
 test.skipIf(!widgetExists)('dist/widgets.d.ts is one self-contained file that keeps the global augmentation', () => {

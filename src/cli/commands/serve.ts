@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureWidgetBuild } from '../../../scripts/lib/ensure-build';
+import { ensureBuild } from '../../../scripts/lib/ensure-build';
 import { distDir, repoRoot } from '../../../scripts/lib/paths';
 import { SCOPES } from '../../contract/admin';
 import { issueApiKey } from '../../service/auth/api-keys';
@@ -77,7 +77,7 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
  * the member and Admin APIs work without it. True when a widget bundle is there to serve.
  */
 async function prepareWidget(io: Io): Promise<boolean> {
-  const outcome = await ensureWidgetBuild();
+  const outcome = await ensureBuild(['widget']);
   const built = existsSync(join(distDir, 'widgets.js'));
   if (outcome === 'no-widget') io.err('src/widget/index.ts does not exist yet: /scripts/widgets.js answers 404');
   if (outcome === 'failed') {
