@@ -9,6 +9,7 @@
  * - the result may not exceed METADATA_MAX_BYTES of JSON nor METADATA_MAX_DEPTH levels.
  */
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type JsonValue, type MemberMetadata } from '../../contract/member';
+import { isJsonObject } from './validation';
 
 export class MetadataError extends Error {
   constructor(
@@ -20,10 +21,6 @@ export class MetadataError extends Error {
 }
 
 type JsonObject = { [key: string]: JsonValue };
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Throws MetadataError unless `value` is an object usable as a metadata update. */
 export function assertMetadataPatch(value: unknown): asserts value is MemberMetadata {

@@ -1,6 +1,13 @@
-/** Turns a zod failure into one readable sentence per problem, naming the dotted path. */
+/** Checking input: zod failures as readable sentences, and the shape checks shared by the APIs. */
 import type { z } from 'zod';
+import type { JsonValue } from '../../contract/member';
 
+/** A JSON object: not null, not an array. What a request body or a metadata level must be. */
+export function isJsonObject(value: unknown): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Turns a zod failure into one readable sentence per problem, naming the dotted path. */
 export class ValidationError extends Error {
   override readonly name = 'ValidationError';
   constructor(readonly issues: { path: string; message: string }[]) {

@@ -1,4 +1,5 @@
 /** Reads a JSON request body, refusing what is too large or not JSON with a clear 400/413. */
+import { isJsonObject } from '../domain/validation';
 import { MemberError } from './errors';
 
 /** Larger than any sign-up form or metadata update the service accepts. */
@@ -23,13 +24,9 @@ export async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export async function readObject(request: Request): Promise<Record<string, unknown>> {
   const body = await readJson(request);
-  if (!isPlainObject(body)) throw MemberError.of(400, 'invalidBody', 'The body must be a JSON object');
+  if (!isJsonObject(body)) throw MemberError.of(400, 'invalidBody', 'The body must be a JSON object');
   return body;
 }
 

@@ -6,7 +6,7 @@ import type { SignupFieldValue } from '../../contract/member';
 import type { ErrorItem } from '../http/http-error';
 import type { SignupFieldRecord, SignupValueRecord } from '../store/records';
 import type { MemberApiErrorCode } from '../../contract/member';
-import { isPlainObject } from './body';
+import { isJsonObject } from '../domain/validation';
 import { MemberError } from './errors';
 
 export interface ValidSignUp {
@@ -66,7 +66,7 @@ export function validateSignUp(body: Record<string, unknown>, fields: readonly S
 }
 
 function readCustomFields(raw: unknown, fields: readonly SignupFieldRecord[], problems: Problems): SignupValueRecord[] {
-  if (raw !== undefined && !isPlainObject(raw)) {
+  if (raw !== undefined && !isJsonObject(raw)) {
     bad(problems, 'customFields', 'Must be an object keyed by field id');
     raw = {};
   }
