@@ -13,18 +13,17 @@ import type {
   SessionRecord,
   SignupFieldRecord,
   SignupValueRecord,
-  SiteRecord,
 } from './records';
 import type { AccountMethods } from './store';
 
-
 export interface AccountTables {
-  sites: Table<SiteRecord>;
   members: Table<MemberRecord>;
   memberships: Table<MembershipRecord>;
+  /** The store's own check: throws MissingReferenceError for an unknown site. */
+  requireSite(siteId: number): void;
 }
 
-export function memoryAccounts({ sites, members, memberships }: AccountTables): AccountMethods {
+export function memoryAccounts({ members, memberships, requireSite }: AccountTables): AccountMethods {
   const fields = new Table<SignupFieldRecord>();
   const sessions = new Table<SessionRecord>();
   const sessionByHash = new Map<string, SessionRecord>();
@@ -36,9 +35,6 @@ export function memoryAccounts({ sites, members, memberships }: AccountTables): 
   /** Per member; no entry means `{}`. */
   const metadata = new Map<number, MemberMetadata>();
 
-  function requireSite(siteId: number): void {
-    if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
-  }
   function memberIn(siteId: number, id: number): MemberRecord | undefined {
     const member = members.byId.get(id);
     return member && member.siteId === siteId ? member : undefined;

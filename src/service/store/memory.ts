@@ -140,7 +140,7 @@ export function createMemoryStore(): Store {
     },
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
-    ...memoryAccounts({ sites, members, memberships }),
+    ...memoryAccounts({ members, memberships, requireSite }),
 
     async listMembers(siteId, f, page) {
       return pageOf(

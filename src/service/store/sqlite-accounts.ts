@@ -26,7 +26,6 @@ import {
 import type { MemberLogin, NewMember, SignupValueRecord } from './records';
 import type { AccountMethods } from './store';
 
-
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
 
