@@ -17,6 +17,13 @@ export class Session {
   _ready = false;
   _token: string | null = null;
   _member: MemberInfo | null = null;
+  /**
+   * False only while a stored login waits for its first answer (a token with no cached member):
+   * the page must not be shown as either logged in or logged out yet.
+   */
+  _known = false;
+  /** Called, before any event goes out, whenever `_member` or `_known` changes. */
+  _changed: () => void = () => undefined;
   /** When the service last told us who the member is (ms since epoch). */
   _fetchedAt = 0;
   _stopped = false;
@@ -30,15 +37,24 @@ export class Session {
     readonly _cache: MemberCache,
   ) {}
 
+  /** Takes the stored login, synchronously, so the page can be drawn for it before first paint. */
+  _restore(): void {
+    const token = (this._token = this._tokens._get());
+    this._member = token ? this._cache._get(token) : null;
+    this._known = !token || !!this._member;
+  }
+
   /**
    * Ready as soon as the stored login is known: from the cache when there is one (checked in
    * the background), from the service when only a token is there (set on another subdomain).
    */
   async _start(): Promise<void> {
-    const token = (this._token = this._tokens._get());
-    const cached = token ? this._cache._get(token) : null;
-    this._member = cached;
-    if (token && !cached) await this._refresh();
+    const cached = this._known && !!this._member;
+    if (!this._known) {
+      await this._refresh();
+      this._known = true;
+      if (!this._member && !this._stopped) this._changed();
+    }
     if (this._stopped) return;
     this._ready = true;
     const member = this._member;
@@ -83,7 +99,9 @@ export class Session {
   _apply(member: MemberInfo): void {
     if (this._stopped || !this._token || deepEqual(member, this._member)) return;
     this._member = member;
+    this._known = true;
     this._cache._set(this._token, member);
+    this._changed();
     if (this._ready) this._dispatchInfo();
   }
 
@@ -99,7 +117,9 @@ export class Session {
     this._tokens._set(token);
     this._token = token;
     this._member = memberInfo;
+    this._known = true;
     this._fetchedAt = Date.now();
+    this._changed();
     if (registered) dispatch(this._doc, 'Service.member.registration', { memberInfo: clone(memberInfo) });
     this._dispatchInfo();
     return clone(memberInfo);
@@ -111,7 +131,9 @@ export class Session {
     this._token = this._member = null;
     this._tokens._clear();
     this._cache._clear();
-    if (wasLoggedIn && this._ready && !this._stopped) dispatch(this._doc, 'Service.member.logout', null);
+    if (this._stopped) return;
+    if (wasLoggedIn) this._changed();
+    if (wasLoggedIn && this._ready) dispatch(this._doc, 'Service.member.logout', null);
   }
 
   async _logout(): Promise<void> {

@@ -1,9 +1,11 @@
 import { apiClient } from './api-client';
+import { attributeEngine } from './attributes/engine';
 import { readConfig } from './config';
 import { cookieTokenStore } from './cookie-token-store';
 import { memberCache } from './member-cache';
 import { installApi } from './service-api';
 import { Session } from './session';
+import { siteLocale } from './site-locale';
 import { openStorage } from './storage';
 import { storageTokenStore } from './token-store';
 import { watchSession } from './watchers';
@@ -33,6 +35,7 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
   const { _target: target, _subdomain: subdomain, _cookieDomain: cookieDomain } = config;
   const storage = openStorage(win);
   const keys = [`svc:${subdomain}:token`, `svc:${subdomain}:member`] as const;
+  const request = apiClient(win, `${apiOrigin}/member/v1/sites/${encodeURIComponent(subdomain)}`);
   const tokens = cookieDomain
     ? cookieTokenStore(
         win.document,
@@ -41,14 +44,15 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
         win.location.protocol === 'https:',
       )
     : storageTokenStore(storage, keys[0]);
-  const session = new Session(
-    win.document,
-    apiClient(win, `${apiOrigin}/member/v1/sites/${encodeURIComponent(subdomain)}`),
-    tokens,
-    memberCache(storage, keys[1]),
-  );
+  const session = new Session(win.document, request, tokens, memberCache(storage, keys[1]));
+  const locale = siteLocale(request, storage, `svc:${subdomain}:locale`);
   const uninstall = installApi(target, session);
   const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
+  // The stored login first, then the page drawn for it: both before the browser's next paint.
+  session._restore();
+  const engine = attributeEngine(win.document, session, locale);
+  session._changed = locale._loaded = () => engine._render();
+  engine._start();
   void session._start();
   let stopped = false;
   return {
@@ -59,6 +63,7 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
       session._stopped = true;
       unwatch();
       uninstall();
+      engine._stop();
     },
   };
 }

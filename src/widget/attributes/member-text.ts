@@ -1,0 +1,56 @@
+import type { MemberDelegate } from './member-delegate';
+import type { MemberValues } from './member-values';
+import { isFormControl } from './names';
+
+/**
+ * `data-svc-member-info` on an element that is not a form control (spec 4.1): while a member
+ * is logged in, its content is one text node holding the value (text, never markup); without
+ * a value, the page's own content (a placeholder, or nothing) is put back.
+ */
+export class MemberText implements MemberDelegate {
+  readonly _texts = new WeakMap<Element, Text>();
+  /** The element's own content, set aside while the value is shown. */
+  readonly _saved = new WeakMap<Element, Node[]>();
+
+  constructor(readonly _values: MemberValues) {}
+
+  _matchElement(element: Element): boolean {
+    return !isFormControl(element);
+  }
+
+  _elementMatched(element: Element): void {
+    this._render(element);
+  }
+
+  _elementAttributeChanged(element: Element): void {
+    this._render(element);
+  }
+
+  _elementUnmatched(element: Element): void {
+    this._restore(element);
+  }
+
+  _render(element: Element): void {
+    const value = this._values._value(element);
+    const text = value === undefined ? '' : this._values._text(value);
+    if (!text) return this._restore(element);
+    const node = this._texts.get(element);
+    if (node?.parentNode === element) {
+      if (node.data !== text) node.data = text;
+      return;
+    }
+    const fresh = element.ownerDocument.createTextNode(text);
+    this._saved.set(element, [...element.childNodes]);
+    this._texts.set(element, fresh);
+    element.replaceChildren(fresh);
+  }
+
+  _restore(element: Element): void {
+    const node = this._texts.get(element);
+    if (!node) return;
+    this._texts.delete(element);
+    // If the page has replaced the content meanwhile, what it put there stays.
+    if (node.parentNode === element) element.replaceChildren(...this._saved.get(element)!);
+    this._saved.delete(element);
+  }
+}

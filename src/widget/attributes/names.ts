@@ -1,0 +1,9 @@
+/** The attributes of spec 4.1 a page writes, and the one the widget writes back. */
+export const SHOW = 'data-svc-show';
+export const HIDE = 'data-svc-hide';
+export const MEMBER_INFO = 'data-svc-member-info';
+/** Set by the widget on a conditional element it hides; the page's own styles are untouched. */
+export const HIDDEN = 'data-svc-hidden';
+
+/** Elements a value is filled into (prefill) rather than written into (embedding). */
+export const isFormControl = (element: Element): boolean => /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
