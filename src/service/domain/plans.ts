@@ -25,7 +25,7 @@ export async function definePlan(
       return await store.createPlan({
         ...plan,
         siteId,
-        publicId: randomId(8),
+        publicId: publicPlanId(),
         colorCode: PLAN_COLORS[existing % PLAN_COLORS.length]!,
         createdAt: clock(),
       } as NewPlan);
@@ -34,6 +34,15 @@ export async function definePlan(
       if (!(error instanceof ConflictError && error.field === 'publicId') || attempt === 3) throw error;
     }
   }
+}
+
+/**
+ * Never all digits: the widget's `plan(n)` criterion takes a public id or a numeric plan id,
+ * and the two must not be mistaken for each other.
+ */
+function publicPlanId(): string {
+  const id = randomId(8);
+  return /^\d+$/.test(id) ? publicPlanId() : id;
 }
 
 /** The plan with its rich-text fields cut to the allowlist; a field left empty by that is dropped. */

@@ -68,7 +68,7 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
     const body: SessionResponse = {
       token,
       expiresAt: new Date(session.expiresAt).toISOString(),
-      memberInfo: await loadMemberInfo(store, site, record),
+      memberInfo: await loadMemberInfo(store, site, record, clock()),
     };
     return jsonResponse(body, status, { 'cache-control': 'no-store' });
   };
@@ -140,7 +140,7 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
 
   app.get('/sites/:subdomain/me', async (c) => {
     const { member: record } = await member(c);
-    return jsonResponse(await loadMemberInfo(store, c.get('site'), record), 200, { 'cache-control': 'no-store' });
+    return jsonResponse(await loadMemberInfo(store, c.get('site'), record, clock()), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/sites/:subdomain/me/metadata', async (c) => {

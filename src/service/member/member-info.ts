@@ -21,7 +21,8 @@ const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord): Promise<MemberInfo> {
+/** `now` (ms) decides which memberships have run out: see `toWidgetMembership`. */
+export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord, now: number): Promise<MemberInfo> {
   const [memberships, fields, values] = await Promise.all([
     store.listMembershipsOfMember(site.id, member.id),
     store.listSignupFields(site.id),
@@ -45,13 +46,17 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
     profileImageUrl: member.profileImageUrl ?? initialsAvatar(name || member.email),
     memberships: memberships.flatMap((m) => {
       const plan = plans.get(m.planId);
-      return plan ? [toWidgetMembership(m, plan, site)] : [];
+      return plan ? [toWidgetMembership(m, plan, site, now)] : [];
     }),
     customSignupFields: fields.map((f) => toCustomField(f, valueOf.get(f.id))),
   };
 }
 
-export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord): Membership {
+/**
+ * A membership still stored as `active` past its expiry date is reported `expired`: the widget
+ * grants content by status (docs/decisions/0012), and no background job has to run on time.
+ */
+export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number): Membership {
   const home = `https://${site.domain}/`;
   const recurring = m.type === 'subscription' || m.type === 'multiPayment';
   return {
@@ -61,7 +66,7 @@ export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: 
     name: plan.name,
     type: WIDGET_TYPES[m.type],
     createdAt: iso(m.createdAt),
-    status: m.status,
+    status: m.status === 'active' && m.expiresAt !== undefined && m.expiresAt <= now ? 'expired' : m.status,
     ...(m.expiresAt !== undefined && m.type !== 'subscription' && { expiresOn: iso(m.expiresAt) }),
     ...(m.cancelsAt !== undefined && m.type === 'subscription' && { cancelsOn: iso(m.cancelsAt) }),
     ...(m.billingPeriodEnd !== undefined && recurring && { billingPeriodEnd: iso(m.billingPeriodEnd) }),
