@@ -82,6 +82,8 @@ export interface SiteConfig {
   currency: string;
   /** ISO 639-1. */
   locale: string;
+  /** How a checkbox field reads as text in the site's language: "Yes" and "No" for `en`. */
+  checkboxLabels: { yes: string; no: string };
   signupFields: SignupFieldDefinition[];
 }
 

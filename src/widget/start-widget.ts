@@ -1,11 +1,11 @@
 import { apiClient } from './api-client';
 import { attributeEngine } from './attributes/engine';
+import { checkboxLabels } from './checkbox-labels';
 import { readConfig } from './config';
 import { cookieTokenStore } from './cookie-token-store';
 import { memberCache } from './member-cache';
 import { installApi } from './service-api';
 import { Session } from './session';
-import { siteLocale } from './site-locale';
 import { openStorage } from './storage';
 import { storageTokenStore } from './token-store';
 import { watchSession } from './watchers';
@@ -45,13 +45,13 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
       )
     : storageTokenStore(storage, keys[0]);
   const session = new Session(win.document, request, tokens, memberCache(storage, keys[1]));
-  const locale = siteLocale(request, storage, `svc:${subdomain}:locale`);
+  const labels = checkboxLabels(request, storage, `svc:${subdomain}:labels`);
   const uninstall = installApi(target, session);
   const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
   // The stored login first, then the page drawn for it: both before the browser's next paint.
   session._restore();
-  const engine = attributeEngine(win.document, session, locale);
-  session._changed = locale._loaded = () => engine._render();
+  const engine = attributeEngine(win.document, session, labels);
+  session._changed = labels._loaded = () => engine._render();
   engine._start();
   void session._start();
   let stopped = false;

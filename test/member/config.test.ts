@@ -4,7 +4,7 @@ import type { SiteConfig } from '../../src/contract/member';
 import { BASE, expectError, forEachStore, jsonOf } from './support';
 
 forEachStore((fresh) => {
-  test('config answers the site name, domain, currency, locale and the five sign-up fields with labels and options', async () => {
+  test('config answers the site name, domain, currency, locale, its Yes and No, and the five sign-up fields with labels and options', async () => {
     const ctx = await fresh();
     const f = ctx.demo.fieldIds;
     const config = await jsonOf<SiteConfig>(await ctx.request(`${BASE}/config`), 200);
@@ -14,6 +14,7 @@ forEachStore((fresh) => {
       domain: 'demo.localhost',
       currency: 'usd',
       locale: 'en',
+      checkboxLabels: { yes: 'Yes', no: 'No' },
       signupFields: [
         { id: f.company, type: 'text', label: 'Company', required: false },
         { id: f.bio, type: 'textarea', label: 'About you', required: false },
@@ -33,7 +34,7 @@ forEachStore((fresh) => {
   test('config of the other site has its own settings and no sign-up fields', async () => {
     const ctx = await fresh();
     const config = await jsonOf<SiteConfig>(await ctx.request('/member/v1/sites/other/config', { origin: null }), 200);
-    expect(config).toMatchObject({ subdomain: 'other', name: 'Other Shop', domain: 'other.example', currency: 'eur', locale: 'de', signupFields: [] });
+    expect(config).toMatchObject({ subdomain: 'other', name: 'Other Shop', domain: 'other.example', currency: 'eur', locale: 'de', checkboxLabels: { yes: 'Ja', no: 'Nein' }, signupFields: [] });
   });
 
   test('config of an unknown subdomain is a 404 notFound JSON error body', async () => {

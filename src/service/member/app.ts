@@ -6,6 +6,7 @@ import { Hono, type Context } from 'hono';
 import type { SessionResponse, SiteConfig } from '../../contract/member';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Clock } from '../domain/clock';
+import { checkboxLabels } from '../domain/yes-no';
 import { assertMetadataPatch, mergeMetadata, MetadataError } from '../domain/metadata';
 import { jsonResponse } from '../http/json';
 import { ConflictError } from '../store/errors';
@@ -83,6 +84,7 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
       domain: site.domain,
       currency: site.defaultCurrency,
       locale: site.locale,
+      checkboxLabels: checkboxLabels(site.locale),
       signupFields: (await store.listSignupFields(site.id)).map(toFieldDefinition),
     };
     return jsonResponse(body);

@@ -1,4 +1,4 @@
-import type { SiteLocale } from '../site-locale';
+import type { CheckboxLabels } from '../checkbox-labels';
 import { ElementObserver } from './element-observer';
 import { addHidingStyle } from './hiding-style';
 import type { MemberDelegate } from './member-delegate';
@@ -21,8 +21,8 @@ export interface AttributeEngine {
   _render(): void;
 }
 
-export function attributeEngine(doc: Document, state: MemberSource, locale: SiteLocale): AttributeEngine {
-  const values = new MemberValues(state, locale);
+export function attributeEngine(doc: Document, state: MemberSource, labels: CheckboxLabels): AttributeEngine {
+  const values = new MemberValues(state, labels);
   const root = doc.documentElement;
   const observe = (selector: string, attributes: string[], delegate: MemberDelegate) =>
     new ElementObserver(root, selector, attributes, delegate);

@@ -1,9 +1,8 @@
 import { log } from '../diagnostics';
 import type { MemberInfo } from '../public-types';
-import type { SiteLocale } from '../site-locale';
+import type { CheckboxLabels } from '../checkbox-labels';
 import type { MemberSource } from './member-source';
 import { MEMBER_INFO } from './names';
-import { yesNo } from './yes-no';
 
 /** A member value as MemberInfo holds it; a boolean comes only from a checkbox field. */
 export type MemberValue = string | number | boolean | string[];
@@ -33,7 +32,7 @@ export class MemberValues {
 
   constructor(
     readonly _state: MemberSource,
-    readonly _locale: SiteLocale,
+    readonly _labels: CheckboxLabels,
   ) {}
 
   /** The element's value; undefined when nobody is logged in or the type names nothing. */
@@ -55,7 +54,7 @@ export class MemberValues {
    */
   _text(value: MemberValue): string | null {
     if (typeof value !== 'boolean') return Array.isArray(value) ? value.join(', ') : String(value);
-    const locale = this._locale._get();
-    return locale && yesNo(locale, value);
+    const labels = this._labels._get();
+    return labels && labels[value ? 0 : 1];
   }
 }

@@ -138,28 +138,18 @@ test('a checkbox field that is false shows No', async () => {
   await waitFor(() => expectText('terms', 'No'));
 });
 
-test('checkbox fields use the site’s language: a stored locale de gives Ja and Nein', async () => {
-  localStorage.setItem('svc:demo:locale', JSON.stringify(['de', Date.now()]));
+test('checkbox fields use the site’s language: stored labels Ja and Nein are used at once', async () => {
+  localStorage.setItem('svc:demo:labels', JSON.stringify(['Ja', 'Nein', Date.now()]));
   const h0 = await harness();
   document.body.innerHTML = `<span id="terms" data-svc-member-info="${field(h0, 'terms')}"></span>`;
   h0.start();
   await waitFor(() => expect(h0.service.ready).toBe(true));
   await h0.service.login(GRACE);
-  expectText('terms', 'Ja'); // at once: the locale is known
+  expectText('terms', 'Ja'); // at once: the labels are known
   const member = await addMember(h0, { signupValues: { terms: false } });
   await h0.service.login(member);
   expectText('terms', 'Nein');
   expect(h0.requests('GET', '/config')).toBe(0);
-});
-
-test('an unknown locale falls back to English', async () => {
-  localStorage.setItem('svc:demo:locale', JSON.stringify(['xx', Date.now()]));
-  const h0 = await harness();
-  document.body.innerHTML = `<span id="terms" data-svc-member-info="${field(h0, 'terms')}"></span>`;
-  h0.start();
-  await waitFor(() => expect(h0.service.ready).toBe(true));
-  await h0.service.login(GRACE);
-  expectText('terms', 'Yes');
 });
 
 test('the site other (locale de, from GET /config) shows a checkbox field as Ja', async () => {
@@ -178,7 +168,7 @@ test('the site other (locale de, from GET /config) shows a checkbox field as Ja'
     await waitFor(() => expect(h.service.ready).toBe(true));
     await h.service.login(member);
     await waitFor(() => expectText('consent', 'Ja'));
-    expect(JSON.parse(localStorage.getItem('svc:other:locale')!)[0]).toBe('de');
+    expect(JSON.parse(localStorage.getItem('svc:other:labels')!).slice(0, 2)).toEqual(['Ja', 'Nein']);
   } finally {
     happyDOM.setURL('https://www.demo.localhost/');
   }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "https://www.demo.localhost/"}
-/** data-svc-member-info on form controls (spec 4.1, "Prefilling forms"), and the site locale it may need. */
+/** data-svc-member-info on form controls (spec 4.1, "Prefilling forms"), and the site's Yes and No it may need. */
 import { waitFor } from '@testing-library/dom';
 import { beforeEach, expect, test } from 'vitest';
 import { ADA, GRACE, harness, settle } from '../support';
@@ -272,7 +272,7 @@ test('a control with an unknown type warns once and is left alone', async () => 
   expect(warn.mock.calls[0]).toContain(input('bad'));
 });
 
-// The site's locale, for checkbox fields shown as text.
+// The site's Yes and No (GET /config checkboxLabels), for checkbox fields shown as text.
 
 test('GET /config is asked once per page, and only when a checkbox field is shown as text', async () => {
   const h = await harness();
@@ -297,11 +297,11 @@ test('GET /config is asked once per page, and only when a checkbox field is show
   await settle();
   expect($('t2').textContent).toBe('Yes');
   expect(h.requests('GET', '/config')).toBe(1);
-  expect(JSON.parse(localStorage.getItem('svc:demo:locale')!)).toEqual(['en', expect.any(Number)]);
+  expect(JSON.parse(localStorage.getItem('svc:demo:labels')!)).toEqual(['Yes', 'No', expect.any(Number)]);
 });
 
-test('a fresh stored locale is used at once, without GET /config', async () => {
-  localStorage.setItem('svc:demo:locale', JSON.stringify(['de', Date.now() - 3_600_000]));
+test('fresh stored labels are used at once, without GET /config', async () => {
+  localStorage.setItem('svc:demo:labels', JSON.stringify(['Ja', 'Nein', Date.now() - 3_600_000]));
   const h = await harness();
   document.body.innerHTML = `<input id="terms" data-svc-member-info="${field(h, 'terms')}"><span id="text" data-svc-member-info="${field(h, 'terms')}"></span>`;
   h.start();
@@ -313,8 +313,8 @@ test('a fresh stored locale is used at once, without GET /config', async () => {
   expect(h.requests('GET', '/config')).toBe(0);
 });
 
-test('a stored locale older than a day is used, and fetched again once', async () => {
-  localStorage.setItem('svc:demo:locale', JSON.stringify(['de', Date.now() - 2 * 86_400_000]));
+test('stored labels older than a day are used, and fetched again once', async () => {
+  localStorage.setItem('svc:demo:labels', JSON.stringify(['Ja', 'Nein', Date.now() - 2 * 86_400_000]));
   const h = await harness();
   document.body.innerHTML = `<span id="text" data-svc-member-info="${field(h, 'terms')}"></span>`;
   h.start();
@@ -323,8 +323,8 @@ test('a stored locale older than a day is used, and fetched again once', async (
   // The stale value stands in while the service is asked; its answer (en) then redraws the text.
   await waitFor(() => expect($('text').textContent).toBe('Yes'));
   expect(h.requests('GET', '/config')).toBe(1);
-  const [locale, savedAt] = JSON.parse(localStorage.getItem('svc:demo:locale')!) as [string, number];
-  expect(locale).toBe('en');
+  const [yes, no, savedAt] = JSON.parse(localStorage.getItem('svc:demo:labels')!) as [string, string, number];
+  expect([yes, no]).toEqual(['Yes', 'No']);
   expect(Date.now() - savedAt).toBeLessThan(60_000);
 });
 
@@ -340,5 +340,5 @@ test('when GET /config fails, English stands in and a warning says so', async ()
   expect(input('terms').value).toBe('Yes');
   expect(h.requests('GET', '/config')).toBe(1);
   expect(warn).toHaveBeenCalledTimes(1);
-  expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] .*locale/);
+  expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] .*language/);
 });

@@ -1,12 +1,11 @@
 // @vitest-environment happy-dom
-/** The attribute engine's parts on their own: criteria, Yes/No, the site locale, the element observer. */
+/** The attribute engine's parts on their own: criteria, the checkbox labels, the element observer. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { MemberInfo, Membership, WidgetPlanType } from '../../../src/contract/member';
 import type { ApiRequest } from '../../../src/widget/api-client';
 import { parseCriterion } from '../../../src/widget/attributes/criteria';
 import { ElementObserver, type ElementObserverDelegate } from '../../../src/widget/attributes/element-observer';
-import { yesNo } from '../../../src/widget/attributes/yes-no';
-import { LOCALE_MAX_AGE_MS, siteLocale } from '../../../src/widget/site-locale';
+import { checkboxLabels, LABELS_MAX_AGE_MS } from '../../../src/widget/checkbox-labels';
 import type { KeyValueStore } from '../../../src/widget/storage';
 
 afterEach(() => {
@@ -109,19 +108,7 @@ test('parseCriterion: anything else is null', () => {
   }
 });
 
-// yesNo
-
-test('yesNo: English, German, and English for a language it does not know', () => {
-  expect([yesNo('en', true), yesNo('en', false)]).toEqual(['Yes', 'No']);
-  expect([yesNo('de', true), yesNo('de', false)]).toEqual(['Ja', 'Nein']);
-  expect([yesNo('fr', true), yesNo('fr', false)]).toEqual(['Oui', 'Non']);
-  expect([yesNo('es', true), yesNo('ja', true), yesNo('nl', false)]).toEqual(['Sí', 'はい', 'Nee']);
-  for (const unknown of ['xx', '', 'e', 'eng', 'klingon']) {
-    expect([yesNo(unknown, true), yesNo(unknown, false)], unknown).toEqual(['Yes', 'No']);
-  }
-});
-
-// siteLocale
+// checkboxLabels
 
 function memoryStore(entries: Record<string, string> = {}): KeyValueStore & { data: Map<string, string> } {
   const data = new Map(Object.entries(entries));
@@ -144,97 +131,98 @@ function fakeRequest() {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const KEY = 'svc:demo:locale';
+const KEY = 'svc:demo:labels';
+const stored = (yes: string, no: string, savedAt: number) => JSON.stringify([yes, no, savedAt]);
 
-test('siteLocale: nothing stored: null, one GET /config, then the locale, stored, and _loaded once', async () => {
+test('checkboxLabels: nothing stored: null, one GET /config, then its labels, stored, and _loaded once', async () => {
   const { request, calls } = fakeRequest();
   const store = memoryStore();
-  const locale = siteLocale(request, store, KEY);
+  const labels = checkboxLabels(request, store, KEY);
   const loaded = vi.fn();
-  locale._loaded = loaded;
-  expect(locale._get()).toBeNull();
-  expect(locale._get()).toBeNull(); // asked again while the answer is on its way: no second request
+  labels._loaded = loaded;
+  expect(labels._get()).toBeNull();
+  expect(labels._get()).toBeNull(); // asked again while the answer is on its way: no second request
   expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /config']);
-  calls[0]!.resolve({ subdomain: 'demo', locale: 'de', signupFields: [] });
+  calls[0]!.resolve({ subdomain: 'demo', locale: 'de', checkboxLabels: { yes: 'Ja', no: 'Nein' }, signupFields: [] });
   await flush();
   expect(loaded).toHaveBeenCalledTimes(1);
-  expect(locale._get()).toBe('de');
-  const [stored, savedAt] = JSON.parse(store.data.get(KEY)!) as [string, number];
-  expect(stored).toBe('de');
+  expect(labels._get()).toEqual(['Ja', 'Nein']);
+  const [yes, no, savedAt] = JSON.parse(store.data.get(KEY)!) as [string, string, number];
+  expect([yes, no]).toEqual(['Ja', 'Nein']);
   expect(Math.abs(Date.now() - savedAt)).toBeLessThan(5_000);
   expect(calls).toHaveLength(1);
 });
 
-test('siteLocale: a fresh stored locale is answered at once, with no request', () => {
+test('checkboxLabels: fresh stored labels are answered at once, with no request', () => {
   const { request, calls } = fakeRequest();
-  const locale = siteLocale(request, memoryStore({ [KEY]: JSON.stringify(['fr', Date.now() - LOCALE_MAX_AGE_MS + 60_000]) }), KEY);
-  expect(locale._get()).toBe('fr');
-  expect(locale._get()).toBe('fr');
+  const labels = checkboxLabels(request, memoryStore({ [KEY]: stored('Oui', 'Non', Date.now() - LABELS_MAX_AGE_MS + 60_000) }), KEY);
+  expect(labels._get()).toEqual(['Oui', 'Non']);
+  expect(labels._get()).toEqual(['Oui', 'Non']);
   expect(calls).toHaveLength(0);
 });
 
-test('siteLocale: a stale stored locale is answered at once and fetched again, once', async () => {
+test('checkboxLabels: stale stored labels are answered at once and fetched again, once', async () => {
   const { request, calls } = fakeRequest();
-  const store = memoryStore({ [KEY]: JSON.stringify(['fr', Date.now() - LOCALE_MAX_AGE_MS - 60_000]) });
-  const locale = siteLocale(request, store, KEY);
+  const store = memoryStore({ [KEY]: stored('Oui', 'Non', Date.now() - LABELS_MAX_AGE_MS - 60_000) });
+  const labels = checkboxLabels(request, store, KEY);
   const loaded = vi.fn();
-  locale._loaded = loaded;
-  expect(locale._get()).toBe('fr');
-  expect(locale._get()).toBe('fr');
+  labels._loaded = loaded;
+  expect(labels._get()).toEqual(['Oui', 'Non']);
+  expect(labels._get()).toEqual(['Oui', 'Non']);
   expect(calls).toHaveLength(1);
-  calls[0]!.resolve({ locale: 'it' });
+  calls[0]!.resolve({ locale: 'it', checkboxLabels: { yes: 'Sì', no: 'No' } });
   await flush();
-  expect(locale._get()).toBe('it');
+  expect(labels._get()).toEqual(['Sì', 'No']);
   expect(loaded).toHaveBeenCalledTimes(1);
-  expect((JSON.parse(store.data.get(KEY)!) as unknown[])[0]).toBe('it');
+  expect((JSON.parse(store.data.get(KEY)!) as unknown[]).slice(0, 2)).toEqual(['Sì', 'No']);
   expect(calls).toHaveLength(1);
 });
 
-test('siteLocale: another site’s key is not read', () => {
+test('checkboxLabels: another site’s key is not read', () => {
   const { request, calls } = fakeRequest();
-  const locale = siteLocale(request, memoryStore({ 'svc:other:locale': JSON.stringify(['de', Date.now()]) }), KEY);
-  expect(locale._get()).toBeNull();
+  const labels = checkboxLabels(request, memoryStore({ 'svc:other:labels': stored('Ja', 'Nein', Date.now()) }), KEY);
+  expect(labels._get()).toBeNull();
   expect(calls).toHaveLength(1);
 });
 
-test('siteLocale: an unreadable stored value is fetched again', () => {
-  for (const bad of ['not json', '"de"', '["de"]', '[1, 2]', '{"locale":"de"}', 'null']) {
+test('checkboxLabels: an unreadable stored value is fetched again', () => {
+  for (const bad of ['not json', '"Ja"', '["Ja", "Nein"]', '["Ja", 2, 3]', '[1, 2, 3]', '{"yes":"Ja","no":"Nein"}', 'null']) {
     const { request, calls } = fakeRequest();
-    const locale = siteLocale(request, memoryStore({ [KEY]: bad }), KEY);
-    expect(locale._get(), bad).toBeNull();
+    const labels = checkboxLabels(request, memoryStore({ [KEY]: bad }), KEY);
+    expect(labels._get(), bad).toBeNull();
     expect(calls, bad).toHaveLength(1);
   }
 });
 
-test('siteLocale: a failed fetch makes it English, warns once, and is not retried', async () => {
+test('checkboxLabels: a failed fetch makes them English, warns once, and is not retried', async () => {
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   const { request, calls } = fakeRequest();
   const store = memoryStore();
-  const locale = siteLocale(request, store, KEY);
+  const labels = checkboxLabels(request, store, KEY);
   const loaded = vi.fn();
-  locale._loaded = loaded;
-  expect(locale._get()).toBeNull();
+  labels._loaded = loaded;
+  expect(labels._get()).toBeNull();
   calls[0]!.reject(new Error('The service could not be reached.'));
   await flush();
-  expect(locale._get()).toBe('en');
+  expect(labels._get()).toEqual(['Yes', 'No']);
   expect(loaded).toHaveBeenCalledTimes(1);
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] /);
-  expect(locale._get()).toBe('en');
+  expect(labels._get()).toEqual(['Yes', 'No']);
   expect(calls).toHaveLength(1);
   expect(store.data.has(KEY)).toBe(false); // English is a stand-in, not the site's answer
 });
 
-test('siteLocale: a failed refetch of a stale locale keeps the stored one', async () => {
+test('checkboxLabels: a failed refetch of stale labels keeps the stored ones', async () => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   const { request, calls } = fakeRequest();
-  const locale = siteLocale(request, memoryStore({ [KEY]: JSON.stringify(['de', 0]) }), KEY);
+  const labels = checkboxLabels(request, memoryStore({ [KEY]: stored('Ja', 'Nein', 0) }), KEY);
   const loaded = vi.fn();
-  locale._loaded = loaded;
-  expect(locale._get()).toBe('de');
+  labels._loaded = loaded;
+  expect(labels._get()).toEqual(['Ja', 'Nein']);
   calls[0]!.reject(new Error('down'));
   await flush();
-  expect(locale._get()).toBe('de');
+  expect(labels._get()).toEqual(['Ja', 'Nein']);
   expect(loaded).not.toHaveBeenCalled();
 });
 
