@@ -1,0 +1,109 @@
+/**
+ * The modal's frame (DESIGN.md, "Widget modal"): a host element carrying `data-svc-modal` with an
+ * open shadow root, so the page's styles cannot reach the screens and theirs cannot leak out.
+ * Inside, a native `<dialog>` opened with showModal(): the browser puts it in the top layer and
+ * makes the page inert. On top of that: the role and aria-modal spelt out for every assistive
+ * technology, a title that labels it, Tab kept inside, Escape and a Close button, and focus
+ * given back to where it was.
+ */
+export const MODAL_ATTRIBUTE = 'data-svc-modal';
+
+const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex="-1"])';
+
+const STYLE = `
+dialog{box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;
+padding:1.25rem;border:0;border-radius:.75rem;font:16px/1.5 system-ui,sans-serif;color:#111;background:#fff}
+dialog::backdrop{background:rgb(0 0 0/.5)}
+header{display:flex;align-items:start;gap:1rem;justify-content:space-between}
+h2{margin:0;font-size:1.25rem}
+button{font:inherit;cursor:pointer}`;
+
+export interface Dialog {
+  /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */
+  readonly _root: ShadowRoot;
+  readonly _body: HTMLElement;
+  _setTitle(text: string): void;
+  /** Moves focus to the first control of the body (or the dialog itself). */
+  _focusFirst(): void;
+  /** Closes, removes the host from the page and gives focus back. Safe to call twice. */
+  _close(): void;
+}
+
+export interface DialogOptions {
+  title: string;
+  /** The close button's text, from the message catalogue. */
+  closeLabel: string;
+  /** Called once, however the dialog closed (button, Escape, `_close()`). */
+  onClose?: () => void;
+}
+
+export function openDialog(doc: Document, { title, closeLabel, onClose }: DialogOptions): Dialog {
+  const returnFocus = doc.activeElement as HTMLElement | null;
+  const host = doc.createElement('div');
+  host.setAttribute(MODAL_ATTRIBUTE, '');
+  const root = host.attachShadow({ mode: 'open' });
+  const make = <K extends keyof HTMLElementTagNameMap>(tag: K, parent: Node, text?: string) => {
+    const element = doc.createElement(tag);
+    if (text !== undefined) element.textContent = text;
+    parent.appendChild(element);
+    return element;
+  };
+  make('style', root, STYLE);
+  const dialog = make('dialog', root);
+  dialog.setAttribute('role', 'dialog');
+  dialog.setAttribute('aria-modal', 'true');
+  dialog.setAttribute('aria-labelledby', 'svc-title');
+  const header = make('header', dialog);
+  const heading = make('h2', header, title);
+  heading.id = 'svc-title';
+  const closeButton = make('button', header, closeLabel);
+  closeButton.type = 'button';
+  const body = make('div', dialog);
+
+  let open = true;
+  const close = (): void => {
+    if (!open) return;
+    open = false;
+    if (dialog.open) dialog.close();
+    host.remove();
+    if (returnFocus?.isConnected) returnFocus.focus();
+    onClose?.();
+  };
+  closeButton.addEventListener('click', close);
+  // Escape: the browser fires `cancel`; closing here also removes the host and returns focus.
+  dialog.addEventListener('cancel', (event) => {
+    event.preventDefault();
+    close();
+  });
+  dialog.addEventListener('close', close);
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key !== 'Tab') return;
+    const focusable = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !(el as HTMLButtonElement).disabled);
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    // Wrap around at either end, so Tab never leaves the dialog for the page behind it.
+    if (event.shiftKey && root.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && root.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+
+  (doc.body ?? doc.documentElement).appendChild(host);
+  dialog.showModal();
+  const handle: Dialog = {
+    _root: root,
+    _body: body,
+    _setTitle: (text) => void (heading.textContent = text),
+    _focusFirst() {
+      const target = body.querySelector<HTMLElement>(FOCUSABLE) ?? closeButton;
+      target.focus();
+    },
+    _close: close,
+  };
+  handle._focusFirst();
+  return handle;
+}

@@ -1,0 +1,97 @@
+// @vitest-environment happy-dom
+/** The modal's frame: where it lives, what it says it is, how it closes and where focus goes. */
+import { afterEach, expect, test, vi } from 'vitest';
+import { MODAL_ATTRIBUTE, openDialog, type Dialog } from '../../../src/widget/modal/dialog';
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+function open(onClose = vi.fn()): { dialog: Dialog; onClose: typeof onClose; trigger: HTMLButtonElement } {
+  document.body.innerHTML = '<button id="trigger">Log in</button><input id="other">';
+  const trigger = document.getElementById('trigger') as HTMLButtonElement;
+  trigger.focus();
+  const dialog = openDialog(document, { title: 'Log in', closeLabel: 'Close', onClose });
+  return { dialog, onClose, trigger };
+}
+
+const hosts = () => document.querySelectorAll(`[${MODAL_ATTRIBUTE}]`);
+const dialogOf = (d: Dialog) => d._root.querySelector('dialog')!;
+const button = (d: Dialog, text: string) => [...d._root.querySelectorAll('button')].find((b) => b.textContent === text)!;
+
+test('one host with data-svc-modal and an open shadow root holds a modal dialog labelled by its title', () => {
+  const { dialog } = open();
+  expect(hosts()).toHaveLength(1);
+  expect(hosts()[0]!.shadowRoot).toBe(dialog._root);
+  const element = dialogOf(dialog);
+  expect(element.open).toBe(true);
+  expect(element.getAttribute('role')).toBe('dialog');
+  expect(element.getAttribute('aria-modal')).toBe('true');
+  const title = dialog._root.getElementById(element.getAttribute('aria-labelledby')!)!;
+  expect(title.tagName).toBe('H2');
+  expect(title.textContent).toBe('Log in');
+  dialog._setTitle('Account');
+  expect(title.textContent).toBe('Account');
+});
+
+test('styles stay inside: the page gains no style element and the dialog has its own', () => {
+  const { dialog } = open();
+  expect(document.querySelectorAll('style')).toHaveLength(0);
+  expect(dialog._root.querySelector('style')!.textContent).toContain('dialog');
+});
+
+test('focus moves in: to the first control of the body, or else to the close button', () => {
+  const { dialog } = open();
+  expect(dialog._root.activeElement).toBe(button(dialog, 'Close'));
+  const email = document.createElement('input');
+  email.name = 'email';
+  dialog._body.append(email);
+  dialog._focusFirst();
+  expect(dialog._root.activeElement).toBe(email);
+});
+
+test('the Close button closes: the host leaves the page, focus returns, onClose runs once', () => {
+  const { dialog, onClose, trigger } = open();
+  button(dialog, 'Close').click();
+  expect(hosts()).toHaveLength(0);
+  expect(document.activeElement).toBe(trigger);
+  dialog._close();
+  expect(onClose).toHaveBeenCalledTimes(1);
+});
+
+test('Escape (the dialog’s cancel event) closes it the same way', () => {
+  const { dialog, onClose, trigger } = open();
+  const cancel = new Event('cancel', { cancelable: true });
+  dialogOf(dialog).dispatchEvent(cancel);
+  expect(cancel.defaultPrevented).toBe(true);
+  expect(hosts()).toHaveLength(0);
+  expect(document.activeElement).toBe(trigger);
+  expect(onClose).toHaveBeenCalledTimes(1);
+});
+
+test('Tab wraps from the last control to the first, Shift+Tab from the first to the last', () => {
+  const { dialog } = open();
+  const input = document.createElement('input');
+  const submit = document.createElement('button');
+  submit.textContent = 'Log in';
+  dialog._body.append(input, submit);
+  const tab = (shiftKey: boolean) => {
+    const event = new KeyboardEvent('keydown', { key: 'Tab', shiftKey, bubbles: true, cancelable: true });
+    dialog._root.activeElement!.dispatchEvent(event);
+    return event.defaultPrevented;
+  };
+  submit.focus();
+  expect(tab(false)).toBe(true);
+  expect(dialog._root.activeElement).toBe(button(dialog, 'Close'));
+  expect(tab(true)).toBe(true);
+  expect(dialog._root.activeElement).toBe(submit);
+  input.focus();
+  expect(tab(false)).toBe(false); // in the middle, the browser moves focus itself
+});
+
+test('focus is not returned to an element the page has removed meanwhile', () => {
+  const { dialog, trigger } = open();
+  trigger.remove();
+  expect(() => dialog._close()).not.toThrow();
+  expect(hosts()).toHaveLength(0);
+});
