@@ -36,10 +36,15 @@ export class ElementObserver<D extends ElementObserverDelegate = ElementObserver
     this._refresh();
   }
 
+  /** Takes in the changes not yet delivered to the callback, so `_elements` is the page as it is. */
+  _flush(): void {
+    if (this._started) this._process(this._observer.takeRecords());
+  }
+
   /** Takes in what changed since the last callback, then checks every element once more. */
   _refresh(): void {
     if (!this._started) return;
-    this._process(this._observer.takeRecords());
+    this._flush();
     for (const element of this._elements) if (!this._active(element)) this._remove(element);
     this._each(this._root, this._add);
   }

@@ -49,6 +49,8 @@ export function attributeEngine(doc: Document, state: MemberSource, labels: Chec
     },
     _render() {
       for (const observer of observers) {
+        // A change the page made in this same task is taken in first: draw the page as it is.
+        observer._flush();
         for (const element of observer._elements) observer._delegate._render(element);
       }
     },

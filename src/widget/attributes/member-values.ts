@@ -39,7 +39,7 @@ export class MemberValues {
   _value(element: Element): MemberValue | undefined {
     const member = this._state._member;
     if (!member) return undefined;
-    const type = element.getAttribute(MEMBER_INFO)!.trim();
+    const type = (element.getAttribute(MEMBER_INFO) ?? '').trim();
     const value = valueOf(member, type);
     if (value === undefined && this._warned.get(element) !== type) {
       this._warned.set(element, type);

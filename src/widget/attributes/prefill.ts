@@ -45,6 +45,8 @@ export class Prefill implements MemberDelegate {
 
 /** Puts the value in the control; false when this control cannot take it. */
 function fill(element: Element, value: MemberValue, text: string): boolean {
+  // An empty value fills nothing: not even a select's empty placeholder option.
+  if (!text && typeof value !== 'boolean') return false;
   if (element.tagName === 'SELECT') {
     const select = element as HTMLSelectElement;
     const wanted = select.multiple && Array.isArray(value) ? value : [text];
@@ -58,7 +60,7 @@ function fill(element: Element, value: MemberValue, text: string): boolean {
   // A checkbox takes only a checkbox field's value; a radio button only its own exact value.
   if (type === 'checkbox') return typeof value === 'boolean' && setNative(input, 'checked', value);
   if (type === 'radio') return input.value === text && setNative(input, 'checked', true);
-  return !!text && !NOT_TEXT.test(type) && setNative(input, 'value', text);
+  return !NOT_TEXT.test(type) && setNative(input, 'value', text);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { waitFor } from '@testing-library/dom';
 import { beforeEach, expect, test, vi } from 'vitest';
 import { ADA, GRACE, harness } from '../support';
+import { fingerprint } from '../../../src/widget/member-cache';
 import { $, HIDDEN, isShown, microtask, ready } from './support';
 
 beforeEach(() => {
@@ -222,4 +223,28 @@ test('after stop() a new start draws the page again', async () => {
   await h.service.logout();
   expect(isShown('s')).toBe(false);
   expect($('name').textContent).toBe('Guest');
+});
+
+test('an attribute removed in the same task as a member change: the element is let go, nothing throws', async () => {
+  const h = await ready();
+  const ada = await h.signIn(ADA);
+  document.body.innerHTML = `
+    <span id="name" data-svc-member-info="firstName">friend</span>
+    <p id="members" data-svc-show="auth">members</p>`;
+  await microtask();
+  // All in one task: the page drops the attributes, then another tab's login arrives (the
+  // storage event is handled synchronously), before the observers' callback could run.
+  const errors: unknown[] = [];
+  const onError = (event: ErrorEvent) => errors.push(event.error);
+  window.addEventListener('error', onError);
+  $('name').removeAttribute('data-svc-member-info');
+  $('members').removeAttribute('data-svc-show');
+  localStorage.setItem('svc:demo:member', JSON.stringify({ f: fingerprint(ada.token), m: ada.memberInfo }));
+  localStorage.setItem('svc:demo:token', ada.token);
+  expect(() => window.dispatchEvent(new StorageEvent('storage', { key: 'svc:demo:token' }))).not.toThrow();
+  window.removeEventListener('error', onError);
+  expect(errors).toEqual([]);
+  expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true });
+  expect($('name').textContent).toBe('friend');
+  expect($('members').hasAttribute(HIDDEN)).toBe(false);
 });

@@ -122,6 +122,29 @@ test('a single select takes the select field’s value, matching the option valu
   expect(seen.filter((e) => e.endsWith('#caps'))).toEqual([]);
 });
 
+test('an empty value fills nothing: a select keeps its own choice, a text input its default', async () => {
+  const h = await harness();
+  // Grace never answered the company or topics fields: their values are "" and [].
+  document.body.innerHTML = `
+    <select id="company" data-svc-member-info="${field(h, 'company')}">
+      <option value="x">Pick one</option>
+      <option value="" selected>None</option>
+      <option value="acme">Acme</option>
+    </select>
+    <select id="blank" data-svc-member-info="${field(h, 'company')}"><option value="">-</option><option value="y" selected>Y</option></select>
+    <select id="topics" multiple data-svc-member-info="${field(h, 'topics')}"><option value="widgets" selected>W</option></select>
+    <input id="text" value="default" data-svc-member-info="${field(h, 'company')}">`;
+  h.start();
+  await waitFor(() => expect(h.service.ready).toBe(true));
+  const seen = recordInputEvents();
+  await h.service.login(GRACE);
+  expect(select('company').value).toBe('');
+  expect(select('blank').value).toBe('y');
+  expect(selected('topics')).toEqual(['widgets']);
+  expect(input('text').value).toBe('default');
+  expect(seen).toEqual([]);
+});
+
 test('radio buttons: only the one whose value matches exactly, case-sensitive, is checked', async () => {
   const h = await harness();
   const role = field(h, 'role');
