@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../src/service/store/store';
+import { accountUpdateTests } from './store-contract/account-updates';
 import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
 import { type Ctx, newSite } from './store-contract/fixtures';
@@ -33,6 +34,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     activityTests(ctx);
     accountTests(ctx);
     sessionTests(ctx);
+    accountUpdateTests(ctx);
     metadataTests(ctx);
   });
 }

@@ -95,6 +95,41 @@ export function memoryAccounts({ members, memberships, requireSite }: AccountTab
       if (!memberIn(siteId, memberId)) return [];
       return [...(values.get(memberId)?.values() ?? [])].sort((x, y) => x.fieldId - y.fieldId).map(copy);
     },
+    async updateMember(siteId, memberId, patch) {
+      const member = memberIn(siteId, memberId);
+      if (!member) return undefined;
+      // Every check before any change: a rejected patch changes nothing.
+      const emailChanges = patch.email !== undefined && patch.email !== member.email;
+      if (emailChanges && memberByEmail.has(emailKey(siteId, patch.email!))) {
+        throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
+      }
+      for (const { fieldId } of patch.signupValues ?? []) {
+        const field = fields.byId.get(fieldId);
+        if (!field || field.siteId !== siteId) {
+          throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${siteId}`);
+        }
+      }
+      for (const key of ['firstName', 'lastName'] as const) {
+        const value = patch[key];
+        if (value === null) delete member[key];
+        else if (value !== undefined) member[key] = value;
+      }
+      if (emailChanges) {
+        memberByEmail.delete(emailKey(siteId, member.email));
+        member.email = patch.email!;
+        memberByEmail.set(emailKey(siteId, member.email), memberId);
+      }
+      if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
+      if (patch.signupValues?.length) {
+        const mine = values.get(memberId) ?? new Map<number, SignupValueRecord>();
+        for (const { fieldId, value } of patch.signupValues) {
+          if (value === null) mine.delete(fieldId);
+          else mine.set(fieldId, copy({ fieldId, value }));
+        }
+        values.set(memberId, mine);
+      }
+      return copy(member);
+    },
     async listMembershipsOfMember(siteId, memberId) {
       return memberships.rows.filter((m) => m.siteId === siteId && m.memberId === memberId).map(copy);
     },
@@ -121,6 +156,16 @@ export function memoryAccounts({ members, memberships, requireSite }: AccountTab
       const row = sessions.insert((id) => ({ ...copy(session), id }));
       sessionByHash.set(row.tokenHash, row);
       return copy(row);
+    },
+    async revokeMemberSessions(siteId, memberId, at, keepTokenHash) {
+      let revoked = 0;
+      for (const session of sessions.rows) {
+        if (session.siteId !== siteId || session.memberId !== memberId) continue;
+        if (session.revokedAt !== undefined || session.tokenHash === keepTokenHash) continue;
+        session.revokedAt = at;
+        revoked++;
+      }
+      return revoked;
     },
     async findSessionByHash(tokenHash) {
       const session = sessionByHash.get(tokenHash);

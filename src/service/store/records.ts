@@ -77,6 +77,20 @@ export interface MemberRecord extends MemberProfile {
   id: number;
 }
 
+/**
+ * A change to a member's own account (the widget's account screens). Absent keys stay as they
+ * are; `null` clears a name or a sign-up field's value (the one place a record type uses null).
+ */
+export interface MemberPatch {
+  firstName?: string | null;
+  lastName?: string | null;
+  /** Unique per site, lower-cased by the caller, as in NewMember. */
+  email?: string;
+  passwordHash?: string;
+  /** Each given field's value replaces the stored one; every fieldId must be one of the site's. */
+  signupValues?: { fieldId: number; value: SignupFieldValue | null }[];
+}
+
 /** What sign-in needs to know about an e-mail address. */
 export interface MemberLogin {
   memberId: number;

@@ -23,7 +23,7 @@ import {
   sessionFrom,
   signupFieldFrom,
 } from './sqlite-rows';
-import type { MemberLogin, NewMember, SignupValueRecord } from './records';
+import type { MemberLogin, MemberPatch, NewMember, SignupValueRecord } from './records';
 import type { AccountMethods } from './store';
 
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
@@ -68,6 +68,34 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
       return JSON.parse(data) as MemberMetadata;
     },
   );
+
+  /** One transaction: every write of a patch, or none (a constraint error rolls it back). */
+  const patchMember = db.transaction((siteId: number, memberId: number, patch: MemberPatch) => {
+    if (!first('SELECT id FROM members WHERE site_id = ? AND id = ?', siteId, memberId)) return false;
+    for (const { fieldId } of patch.signupValues ?? []) {
+      const missing = noRow('signup_fields', 'fieldId', siteId, fieldId);
+      if (missing) throw missing;
+    }
+    const columns: [string, unknown][] = [];
+    if (patch.firstName !== undefined) columns.push(['first_name', patch.firstName]);
+    if (patch.lastName !== undefined) columns.push(['last_name', patch.lastName]);
+    if (patch.email !== undefined) columns.push(['email', patch.email]);
+    if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
+    if (columns.length > 0) {
+      try {
+        sql(`UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
+          ...columns.map(([, v]) => v), memberId);
+      } catch (error) {
+        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
+        throw error;
+      }
+    }
+    for (const { fieldId, value } of patch.signupValues ?? []) {
+      if (value === null) sql('DELETE FROM signup_values WHERE member_id = ? AND field_id = ?').run(memberId, fieldId);
+      else insertValue.run(siteId, memberId, fieldId, JSON.stringify(value));
+    }
+    return true;
+  });
 
   const missingField = (m: NewMember) => {
     for (const { fieldId } of m.signupValues ?? []) {
@@ -123,6 +151,10 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
         siteId, memberId) as Row[]).map(
         (r): SignupValueRecord => ({ fieldId: r.field_id as number, value: JSON.parse(r.value as string) }),
       ),
+    async updateMember(siteId, memberId, patch) {
+      if (!patchMember.immediate(siteId, memberId, patch)) return undefined;
+      return memberFrom(firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = ?`, memberId)!);
+    },
     listMembershipsOfMember: async (siteId, memberId) =>
       (rawSql(
         `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id
@@ -156,6 +188,11 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     async touchSession(id, lastUsedAt, expiresAt) {
       sql('UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?').run(lastUsedAt, expiresAt, id);
     },
+    revokeMemberSessions: async (siteId, memberId, at, keepTokenHash) =>
+      sql(
+        `UPDATE sessions SET revoked_at = ? WHERE site_id = ? AND member_id = ? AND revoked_at IS NULL
+         AND token_hash IS NOT ?`,
+      ).run(at, siteId, memberId, keepTokenHash ?? null).changes,
     revokeSession: async (tokenHash, at) =>
       sql('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(at, tokenHash).changes > 0,
   };

@@ -14,6 +14,7 @@ import type {
   ContentViewRecord,
   MemberEventRecord,
   MemberLogin,
+  MemberPatch,
   MemberRecord,
   MembershipRecord,
   MetadataUpdate,
@@ -79,6 +80,13 @@ export interface Store {
   findMemberLogin(siteId: number, email: string): Promise<MemberLogin | undefined>;
   /** The member's custom sign-up field values, by field id; fields never filled in are absent. */
   listSignupValues(siteId: number, memberId: number): Promise<SignupValueRecord[]>;
+  /**
+   * Changes the member's account in one transaction; answers the member after it, or undefined
+   * when there is no such member in the site (nothing changes then). Throws ConflictError
+   * (`email`) when another member of the site has the e-mail, MissingReferenceError (`fieldId`)
+   * for a field that is not the site's; either way nothing changes.
+   */
+  updateMember(siteId: number, memberId: number, patch: MemberPatch): Promise<MemberRecord | undefined>;
   /** Every membership of the member, by id. */
   listMembershipsOfMember(siteId: number, memberId: number): Promise<MembershipRecord[]>;
 
@@ -97,6 +105,8 @@ export interface Store {
   touchSession(id: number, lastUsedAt: number, expiresAt: number): Promise<void>;
   /** Marks the session revoked at `at`. False when no such session exists (or it was revoked already). */
   revokeSession(tokenHash: string, at: number): Promise<boolean>;
+  /** Revokes every live session of the member except the one `keepTokenHash` names; answers how many. */
+  revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): Promise<number>;
   listMembers(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberRecord>>;
 
   createMemberships(memberships: readonly NewMembership[]): Promise<number[]>;
@@ -141,6 +151,7 @@ export type AccountMethods = Pick<
   | 'getMember'
   | 'findMemberLogin'
   | 'listSignupValues'
+  | 'updateMember'
   | 'listMembershipsOfMember'
   | 'getMemberMetadata'
   | 'updateMemberMetadata'
@@ -148,4 +159,5 @@ export type AccountMethods = Pick<
   | 'findSessionByHash'
   | 'touchSession'
   | 'revokeSession'
+  | 'revokeMemberSessions'
 >;
