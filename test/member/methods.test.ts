@@ -3,12 +3,12 @@ import { expect, test } from 'vitest';
 import { ADA, BASE, expectError, forEachStore } from './support';
 
 forEachStore((fresh) => {
-  test('PUT /me is 405 methodNotAllowed with an Allow header naming GET', async () => {
+  test('PUT /me is 405 methodNotAllowed with an Allow header naming GET and PATCH', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(ADA);
     const res = await ctx.authed(token, `${BASE}/me`, { method: 'PUT', json: { name: 'x' } });
     await expectError(res, 405, 'methodNotAllowed');
-    expect(res.headers.get('allow')?.split(/\s*,\s*/)).toEqual(['GET']);
+    expect(res.headers.get('allow')?.split(/\s*,\s*/)).toEqual(['GET', 'PATCH']);
   });
 
   test.each([
@@ -19,7 +19,9 @@ forEachStore((fresh) => {
     ['GET', '/sessions/current', ['DELETE']],
     ['POST', '/me/metadata', ['GET', 'PATCH', 'DELETE']],
     ['PUT', '/me/metadata', ['GET', 'PATCH', 'DELETE']],
-    ['DELETE', '/me', ['GET']],
+    ['DELETE', '/me', ['GET', 'PATCH']],
+    ['GET', '/me/email', ['PUT']],
+    ['PATCH', '/me/password', ['PUT']],
   ])('%s %s is 405 with an Allow header listing the methods the path takes', async (method, path, allow) => {
     const ctx = await fresh();
     const res = await ctx.request(`${BASE}${path}`, { method });

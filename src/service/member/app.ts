@@ -14,6 +14,7 @@ import type { MemberRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
+import { accountRoutes } from './account-routes';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
 import { authenticate, closeSession, openSession } from './sessions';
@@ -165,13 +166,17 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
     return jsonResponse((await store.updateMemberMetadata(record.siteId, record.id, () => ({}))) ?? {});
   });
 
+  accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
+
   // Known paths answer other methods with 405 and say which ones they take.
   const methods: Record<string, string> = {
     '/sites/:subdomain/config': 'GET',
     '/sites/:subdomain/members': 'POST',
     '/sites/:subdomain/sessions': 'POST',
     '/sites/:subdomain/sessions/current': 'DELETE',
-    '/sites/:subdomain/me': 'GET',
+    '/sites/:subdomain/me': 'GET, PATCH',
+    '/sites/:subdomain/me/email': 'PUT',
+    '/sites/:subdomain/me/password': 'PUT',
     '/sites/:subdomain/me/metadata': 'GET, PATCH, DELETE',
   };
   for (const [path, allow] of Object.entries(methods)) {

@@ -23,7 +23,7 @@ export function isAllowedOrigin(origin: string, site: SiteRecord, ownOrigin: str
   return site.subdomain === DEMO_SUBDOMAIN && LOOPBACK_HOSTS.has(host);
 }
 
-export const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
+export const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 
 export function corsHeaders(origin: string): Record<string, string> {
   return {

@@ -21,11 +21,11 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const PASSWORD_MIN = 8;
 /** Long enough for any passphrase, short enough that hashing it cannot be made expensive. */
 export const PASSWORD_MAX = 256;
-const NAME_MAX = 100;
+export const NAME_MAX = 100;
 const TEXT_MAX = { text: 500, textarea: 5000 } as const;
 
-type Problems = ErrorItem<MemberApiErrorCode>[];
-const bad = (problems: Problems, path: string, message: string) => problems.push({ path, code: 'invalidField', message });
+export type Problems = ErrorItem<MemberApiErrorCode>[];
+export const bad = (problems: Problems, path: string, message: string) => problems.push({ path, code: 'invalidField', message });
 
 export function readEmail(value: unknown, problems: Problems): string {
   if (typeof value !== 'string' || !EMAIL.test(value.trim()) || value.trim().length > 254) {
@@ -83,7 +83,7 @@ function readCustomFields(raw: unknown, fields: readonly SignupFieldRecord[], pr
   return values;
 }
 
-function checkField(field: SignupFieldRecord, value: unknown, path: string, problems: Problems): SignupFieldValue | undefined {
+export function checkField(field: SignupFieldRecord, value: unknown, path: string, problems: Problems): SignupFieldValue | undefined {
   const missing = () => void (field.required && bad(problems, path, `${field.label} is required`));
   const options = new Set((field.options ?? []).map((o) => o.value));
   switch (field.type) {
