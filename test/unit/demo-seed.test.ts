@@ -2,7 +2,8 @@
 import { expect, test } from 'vitest';
 import { PLAN_STATUSES } from '../../src/contract/admin';
 import { SIGNUP_FIELD_TYPES } from '../../src/contract/member';
-import { ensureDemoSite, nextFixedBillingDate, seedMembers } from '../../src/service/seed/demo';
+import { nextFixedBillingDate } from '../../src/service/billing/calendar';
+import { ensureDemoSite, seedMembers } from '../../src/service/seed/demo';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { Store } from '../../src/service/store/store';
 

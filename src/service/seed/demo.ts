@@ -4,7 +4,8 @@
  * that look like a real site's. Deterministic for a given seed, and fast enough for a million
  * members (rows go to the store in batches). Seeded members have no password: nobody signs in as them.
  */
-import { PLAN_STATUSES, type IntervalUnit, type PlanExpiration } from '../../contract/admin';
+import { PLAN_STATUSES } from '../../contract/admin';
+import { addInterval, expiryFrom, nextFixedBillingDate } from '../billing/calendar';
 import type { Clock } from '../domain/clock';
 import { definePlan } from '../domain/plans';
 import { createSite } from '../domain/sites';
@@ -89,21 +90,6 @@ function signupValuesFor(rnd: SeededRandom, fields: readonly SignupFieldRecord[]
     }
   }
   return values;
-}
-
-function addInterval(ms: number, count: number, unit: IntervalUnit): number {
-  const d = new Date(ms);
-  if (unit === 'day') d.setUTCDate(d.getUTCDate() + count);
-  else if (unit === 'week') d.setUTCDate(d.getUTCDate() + 7 * count);
-  else if (unit === 'month') d.setUTCMonth(d.getUTCMonth() + count);
-  else d.setUTCFullYear(d.getUTCFullYear() + count);
-  return d.getTime();
-}
-
-function expiryOf(expiration: PlanExpiration, start: number): number | undefined {
-  if (expiration.mode === 'interval') return addInterval(start, expiration.count, expiration.unit);
-  if (expiration.mode === 'specificTime') return Date.parse(expiration.expiresAt);
-  return undefined;
 }
 
 /** Adds `members` members (and their memberships, events and views) to a site's demo data. */
@@ -216,7 +202,7 @@ function membershipFor(
     m.paymentFailure = m.status === 'active' && rnd.chance(0.03);
     return m;
   }
-  m.expiresAt = expiryOf(plan.expiration, createdAt);
+  m.expiresAt = expiryFrom(plan.expiration, createdAt);
   if (m.expiresAt !== undefined && m.expiresAt <= now) m.status = 'expired';
   else if (rnd.chance(0.04)) m.status = 'cancelled';
   if (plan.type === 'multiPayment') {
@@ -233,21 +219,4 @@ function membershipFor(
     }
   }
   return m;
-}
-
-/**
- * The first fixed billing date after `now`: the day of every month, or the day and month of
- * every year; a day the month lacks (31 in April, 29 February off leap years) falls on its last day.
- */
-export function nextFixedBillingDate(now: number, date: { day: number; month?: number }): number {
-  const start = new Date(now);
-  for (let step = 0; step <= 48; step++) {
-    const year = start.getUTCFullYear() + Math.floor((start.getUTCMonth() + step) / 12);
-    const month = (start.getUTCMonth() + step) % 12;
-    if (date.month !== undefined && month !== date.month - 1) continue;
-    const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-    const candidate = Date.UTC(year, month, Math.min(date.day, lastDay));
-    if (candidate > now) return candidate;
-  }
-  throw new Error(`no billing date for ${JSON.stringify(date)}`);
 }

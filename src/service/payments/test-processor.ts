@@ -1,0 +1,171 @@
+/**
+ * A payment processor in memory, for tests, the demo and the mock server: it checks cards the
+ * way a processor would and answers like one, and moves no money.
+ *
+ * Test cards (any future expiry, any 3-4 digit CVC):
+ *
+ * | Number              | Brand      | Every charge                       |
+ * |---------------------|------------|------------------------------------|
+ * | 4242 4242 4242 4242 | visa       | succeeds                           |
+ * | 5555 5555 5555 4444 | mastercard | succeeds                           |
+ * | 4000 0000 0000 0002 | visa       | is declined (`card_declined`)      |
+ * | 4000 0000 0000 9995 | visa       | is declined (`insufficient_funds`) |
+ *
+ * Any other number that passes the checks (12-19 digits, Luhn) is accepted and its charges
+ * succeed. A declined card is still added as a payment method: banks decline charges, not cards.
+ * Only the brand, last four digits and expiry are kept: never the full number or the CVC.
+ */
+import type { Clock } from '../domain/clock';
+import { randomId } from '../domain/random';
+import type { EpochMs } from '../store/records';
+import {
+  InvalidCardError,
+  PaymentDeclinedError,
+  UnknownPaymentReferenceError,
+  type CardBrand,
+  type CardDetails,
+  type CardField,
+  type ChargeReceipt,
+  type ChargeRequest,
+  type DeclineCode,
+  type Invoice,
+  type PaymentMethod,
+  type PaymentProcessor,
+} from './processor';
+
+const DECLINING_CARDS: ReadonlyMap<string, DeclineCode> = new Map([
+  ['4000000000000002', 'card_declined'],
+  ['4000000000009995', 'insufficient_funds'],
+]);
+
+export interface TestProcessorOptions {
+  /** Decides which expiry dates are past and stamps invoices. */
+  clock: Clock;
+  /** The random part of ids (`cus_test_<part>`); randomId(14) by default. */
+  randomPart?: () => string;
+}
+
+interface StoredMethod {
+  method: PaymentMethod;
+  decline?: DeclineCode;
+}
+interface Customer {
+  email: string;
+  name?: string;
+  methods: Map<string, StoredMethod>;
+  invoices: Invoice[];
+}
+
+export class TestPaymentProcessor implements PaymentProcessor {
+  private readonly customers = new Map<string, Customer>();
+  private readonly clock: Clock;
+  private readonly randomPart: () => string;
+
+  constructor(options: TestProcessorOptions) {
+    this.clock = options.clock;
+    this.randomPart = options.randomPart ?? (() => randomId(14));
+  }
+
+  async createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }> {
+    const customerId = this.newId('cus');
+    this.customers.set(customerId, { ...customer, methods: new Map(), invoices: [] });
+    return { customerId };
+  }
+
+  async addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod> {
+    const customer = this.customer(customerId);
+    const { digits, expMonth, expYear } = checkCard(card, this.clock());
+    const method: PaymentMethod = { id: this.newId('pm'), brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear };
+    const decline = DECLINING_CARDS.get(digits);
+    customer.methods.set(method.id, { method, ...(decline && { decline }) });
+    return { ...method };
+  }
+
+  async listPaymentMethods(customerId: string): Promise<PaymentMethod[]> {
+    return [...this.customer(customerId).methods.values()].map(({ method }) => ({ ...method }));
+  }
+
+  async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
+    const customer = this.customer(customerId);
+    const stored = customer.methods.get(paymentMethodId);
+    if (!stored) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
+    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+      throw new RangeError(`amountCents must be a positive integer, got ${request.amountCents}`);
+    }
+    if (!/^[A-Za-z]{3}$/.test(request.currency)) throw new RangeError(`currency must be an ISO 4217 code, got ${request.currency}`);
+    const currency = request.currency.toLowerCase();
+    const invoice: Invoice = {
+      id: this.newId('in'),
+      chargeId: this.newId('ch'),
+      amountCents: request.amountCents,
+      currency,
+      description: request.description,
+      status: stored.decline ? 'failed' : 'paid',
+      createdAt: this.clock(),
+    };
+    customer.invoices.push(invoice);
+    if (stored.decline) throw new PaymentDeclinedError(stored.decline, invoice.chargeId, invoice.id, invoice.amountCents, currency);
+    return { chargeId: invoice.chargeId, invoiceId: invoice.id };
+  }
+
+  async listInvoices(customerId: string): Promise<Invoice[]> {
+    return this.customer(customerId).invoices.map((invoice) => ({ ...invoice }));
+  }
+
+  private customer(customerId: string): Customer {
+    const customer = this.customers.get(customerId);
+    if (!customer) throw new UnknownPaymentReferenceError('customer', customerId);
+    return customer;
+  }
+
+  private newId(prefix: string): string {
+    return `${prefix}_test_${this.randomPart()}`;
+  }
+}
+
+/** The checks a processor makes before it stores a card; every bad field is named at once. */
+function checkCard(card: CardDetails, now: EpochMs): { digits: string; expMonth: number; expYear: number } {
+  const issues: { path: CardField; message: string }[] = [];
+  const digits = card.cardNumber.replace(/ /g, '');
+  const numberProblem = !/^\d+$/.test(digits)
+    ? 'must contain only digits and spaces'
+    : digits.length < 12 || digits.length > 19
+      ? 'must have 12 to 19 digits'
+      : !passesLuhn(digits)
+        ? 'is not a valid card number'
+        : undefined;
+  if (numberProblem) issues.push({ path: 'cardNumber', message: numberProblem });
+
+  const expiry = /^(\d{2}) ?\/ ?(\d{2})$/.exec(card.cardExpiry.trim());
+  const expMonth = Number(expiry?.[1]);
+  const expYear = 2000 + Number(expiry?.[2]);
+  if (!expiry || expMonth < 1 || expMonth > 12) issues.push({ path: 'cardExpiry', message: 'must be a month and year as MM/YY' });
+  // A card is good until the end of its expiry month.
+  else if (Date.UTC(expYear, expMonth, 1) <= now) issues.push({ path: 'cardExpiry', message: 'is in the past: the card has expired' });
+
+  if (!/^\d{3,4}$/.test(card.cardCvc.trim())) issues.push({ path: 'cardCvc', message: 'must be 3 or 4 digits' });
+
+  if (issues.length > 0) throw new InvalidCardError(issues);
+  return { digits, expMonth, expYear };
+}
+
+/** The Luhn checksum every card number carries in its last digit. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** The card network, from the number's first digits (its IIN range). */
+export function brandOf(digits: string): CardBrand {
+  if (digits.startsWith('4')) return 'visa';
+  if (/^3[47]/.test(digits)) return 'amex';
+  const two = Number(digits.slice(0, 2));
+  const four = Number(digits.slice(0, 4));
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
+  return 'unknown';
+}

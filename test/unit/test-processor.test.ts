@@ -1,0 +1,218 @@
+/**
+ * The in-memory payment processor (src/service/payments/test-processor.ts): the test cards of
+ * DESIGN.md, card checks with a field path each, invoices for paid and failed charges.
+ */
+import { inspect } from 'node:util';
+import fc from 'fast-check';
+import { beforeEach, describe, expect, test } from 'vitest';
+import {
+  InvalidCardError,
+  PaymentDeclinedError,
+  UnknownPaymentReferenceError,
+  type CardDetails,
+  type PaymentProcessor,
+} from '../../src/service/payments/processor';
+import { brandOf, passesLuhn, TestPaymentProcessor } from '../../src/service/payments/test-processor';
+
+let now = Date.parse('2026-11-23T12:00:00Z');
+let processor: TestPaymentProcessor;
+let customerId: string;
+beforeEach(async () => {
+  now = Date.parse('2026-11-23T12:00:00Z');
+  let next = 0;
+  processor = new TestPaymentProcessor({ clock: () => now, randomPart: () => `${++next}` });
+  customerId = (await processor.createCustomer({ email: 'ada@example.com', name: 'Ada Lovelace' })).customerId;
+});
+
+const card = (cardNumber: string, more: Partial<CardDetails> = {}): CardDetails => ({ cardNumber, cardExpiry: '12/30', cardCvc: '123', ...more });
+const order = { amountCents: 2149, currency: 'usd', description: 'Monthly' };
+
+async function invalid(details: CardDetails) {
+  const before = await processor.listPaymentMethods(customerId);
+  const error = await processor.addPaymentMethod(customerId, details).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InvalidCardError);
+  expect(await processor.listPaymentMethods(customerId)).toEqual(before);
+  return (error as InvalidCardError).issues;
+}
+
+test('ids look like a processor\'s, with a random part from randomId by default', async () => {
+  expect(customerId).toBe('cus_test_1');
+  const real = new TestPaymentProcessor({ clock: () => now });
+  const ids = await Promise.all([1, 2, 3].map(() => real.createCustomer({ email: 'a@example.com' })));
+  for (const { customerId: id } of ids) expect(id).toMatch(/^cus_test_[A-Za-z0-9]{14}$/);
+  expect(new Set(ids.map((i) => i.customerId)).size).toBe(3);
+});
+
+test('the success cards are stored as brand, last four digits and expiry, and charged', async () => {
+  const visa = await processor.addPaymentMethod(customerId, card('4242 4242 4242 4242', { cardExpiry: '04/29' }));
+  expect(visa).toEqual({ id: 'pm_test_2', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2029 });
+  const mastercard = await processor.addPaymentMethod(customerId, card('5555555555554444'));
+  expect(mastercard).toMatchObject({ brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 });
+  expect(await processor.listPaymentMethods(customerId)).toEqual([visa, mastercard]);
+
+  for (const method of [visa, mastercard]) {
+    const receipt = await processor.charge(customerId, method.id, order);
+    expect(receipt).toEqual({ chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/) });
+  }
+  const invoices = await processor.listInvoices(customerId);
+  expect(invoices).toHaveLength(2);
+  expect(invoices[0]).toEqual({ id: 'in_test_4', chargeId: 'ch_test_5', amountCents: 2149, currency: 'usd', description: 'Monthly', status: 'paid', createdAt: now });
+});
+
+describe('declining cards are accepted as methods, and every charge on them fails with an invoice', () => {
+  test.each([
+    ['4000 0000 0000 0002', 'card_declined', /declined/],
+    ['4000 0000 0000 9995', 'insufficient_funds', /insufficient funds/],
+  ])('%s: %s', async (number, code, message) => {
+    const method = await processor.addPaymentMethod(customerId, card(number));
+    expect(method).toMatchObject({ brand: 'visa', last4: number.slice(-4) });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const error = await processor.charge(customerId, method.id, { ...order, currency: 'USD' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentDeclinedError);
+      const declined = error as PaymentDeclinedError;
+      expect(declined).toMatchObject({ declineCode: code, amountCents: 2149, currency: 'usd' });
+      expect(declined.message).toMatch(message);
+      const invoices = await processor.listInvoices(customerId);
+      // The failed attempt's ids are the invoice's: what an abandonedConversion event records.
+      expect(invoices.at(-1)).toMatchObject({ id: declined.invoiceId, chargeId: declined.chargeId, status: 'failed', amountCents: 2149, currency: 'usd' });
+    }
+    expect(await processor.listInvoices(customerId)).toHaveLength(2);
+  });
+});
+
+describe('card checks name the field and say what is wrong', () => {
+  test.each([
+    ['letters in the number', card('4242 4242 4242 424x'), 'cardNumber', /only digits/],
+    ['dashes in the number', card('4242-4242-4242-4242'), 'cardNumber', /only digits/],
+    ['an empty number', card(''), 'cardNumber', /only digits/],
+    ['11 digits', card('42424242424'), 'cardNumber', /12 to 19 digits/],
+    ['20 digits', card('42424242424242424242'), 'cardNumber', /12 to 19 digits/],
+    ['a failed checksum', card('4242 4242 4242 4241'), 'cardNumber', /not a valid card number/],
+    ['expiry without a slash', card('4242424242424242', { cardExpiry: '1230' }), 'cardExpiry', /MM\/YY/],
+    ['expiry with a four-digit year', card('4242424242424242', { cardExpiry: '12/2030' }), 'cardExpiry', /MM\/YY/],
+    ['month 13', card('4242424242424242', { cardExpiry: '13/30' }), 'cardExpiry', /MM\/YY/],
+    ['month 00', card('4242424242424242', { cardExpiry: '00/30' }), 'cardExpiry', /MM\/YY/],
+    ['last month', card('4242424242424242', { cardExpiry: '10/26' }), 'cardExpiry', /expired/],
+    ['a CVC of 2 digits', card('4242424242424242', { cardCvc: '12' }), 'cardCvc', /3 or 4 digits/],
+    ['a CVC of 5 digits', card('4242424242424242', { cardCvc: '12345' }), 'cardCvc', /3 or 4 digits/],
+    ['a CVC with letters', card('4242424242424242', { cardCvc: '12a' }), 'cardCvc', /3 or 4 digits/],
+  ])('%s', async (_name, details, path, message) => {
+    const issues = await invalid(details);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.path).toBe(path);
+    expect(issues[0]!.message).toMatch(message);
+  });
+
+  test('every bad field is named at once', async () => {
+    const issues = await invalid({ cardNumber: '1234', cardExpiry: 'soon', cardCvc: '' });
+    expect(issues.map((i) => i.path)).toEqual(['cardNumber', 'cardExpiry', 'cardCvc']);
+  });
+
+  test('a card is good through the last instant of its expiry month, by the injected clock', async () => {
+    now = Date.parse('2026-11-30T23:59:59.999Z');
+    await expect(processor.addPaymentMethod(customerId, card('4242424242424242', { cardExpiry: '11/26' }))).resolves.toMatchObject({ expMonth: 11, expYear: 2026 });
+    now = Date.parse('2026-12-01T00:00:00Z');
+    expect(await invalid(card('4242424242424242', { cardExpiry: '11/26' }))).toEqual([{ path: 'cardExpiry', message: expect.stringMatching(/expired/) }]);
+  });
+
+  test('spaces are allowed in the number and around the expiry slash; a 4-digit CVC is fine', async () => {
+    await expect(processor.addPaymentMethod(customerId, card(' 3782 822463 10005 ', { cardExpiry: ' 01 / 31 ', cardCvc: '1234' }))).resolves.toMatchObject({
+      brand: 'amex', last4: '0005', expMonth: 1, expYear: 2031,
+    });
+  });
+});
+
+test('the full card number and the CVC are never kept', async () => {
+  await processor.addPaymentMethod(customerId, card('4242 4242 4242 4242', { cardCvc: '7319' }));
+  await processor.addPaymentMethod(customerId, card('4000000000000002', { cardCvc: '8642' }));
+  const everything = inspect(processor, { depth: Infinity, showHidden: true });
+  expect(everything).toContain('4242'); // the last four are kept, so the dump does show methods
+  for (const secret of ['4242424242424242', '4242 4242', '4000000000000002', '7319', '8642']) expect(everything).not.toContain(secret);
+});
+
+describe('unknown references', () => {
+  test('an unknown customer', async () => {
+    const checks: Array<(p: PaymentProcessor) => Promise<unknown>> = [
+      (p) => p.addPaymentMethod('cus_test_nope', card('4242424242424242')),
+      (p) => p.listPaymentMethods('cus_test_nope'),
+      (p) => p.charge('cus_test_nope', 'pm_test_x', order),
+      (p) => p.listInvoices('cus_test_nope'),
+    ];
+    for (const check of checks) {
+      await expect(check(processor)).rejects.toEqual(expect.objectContaining({ name: 'UnknownPaymentReferenceError', resource: 'customer' }));
+    }
+  });
+
+  test('another customer\'s payment method', async () => {
+    const other = (await processor.createCustomer({ email: 'bob@example.com' })).customerId;
+    const method = await processor.addPaymentMethod(other, card('4242424242424242'));
+    const error = await processor.charge(customerId, method.id, order).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownPaymentReferenceError);
+    expect(error).toMatchObject({ resource: 'paymentMethod', id: method.id });
+    expect(await processor.listInvoices(customerId)).toEqual([]);
+  });
+});
+
+test('a charge needs a positive whole amount and a currency code', async () => {
+  const method = await processor.addPaymentMethod(customerId, card('4242424242424242'));
+  for (const amountCents of [0, -100, 12.5, NaN]) {
+    await expect(processor.charge(customerId, method.id, { ...order, amountCents })).rejects.toThrow(RangeError);
+  }
+  await expect(processor.charge(customerId, method.id, { ...order, currency: 'dollars' })).rejects.toThrow(RangeError);
+  expect(await processor.listInvoices(customerId)).toEqual([]);
+});
+
+test('what the processor returns is a copy: changing it changes nothing stored', async () => {
+  const method = await processor.addPaymentMethod(customerId, card('4242424242424242'));
+  method.last4 = '0000';
+  (await processor.listPaymentMethods(customerId))[0]!.brand = 'amex';
+  await processor.charge(customerId, method.id, order);
+  (await processor.listInvoices(customerId))[0]!.status = 'failed';
+  expect(await processor.listPaymentMethods(customerId)).toMatchObject([{ brand: 'visa', last4: '4242' }]);
+  expect(await processor.listInvoices(customerId)).toMatchObject([{ status: 'paid' }]);
+});
+
+describe('brandOf', () => {
+  test.each([
+    ['4242424242424242', 'visa'],
+    ['4000000000000002', 'visa'],
+    ['5105105105105100', 'mastercard'],
+    ['5555555555554444', 'mastercard'],
+    ['2221000000000009', 'mastercard'],
+    ['2720999999999996', 'mastercard'],
+    ['2220999999999999', 'unknown'],
+    ['2721000000000000', 'unknown'],
+    ['5000000000000000', 'unknown'],
+    ['5600000000000000', 'unknown'],
+    ['378282246310005', 'amex'],
+    ['341111111111111', 'amex'],
+    ['6011111111111117', 'unknown'],
+    ['3530111333300000', 'unknown'],
+  ])('%s is %s', (number, brand) => {
+    expect(brandOf(number)).toBe(brand);
+  });
+});
+
+describe('passesLuhn', () => {
+  test.each([
+    ['4242424242424242', true],
+    ['5555555555554444', true],
+    ['4000000000009995', true],
+    ['378282246310005', true],
+    ['79927398713', true],
+    ['79927398710', false],
+    ['4242424242424241', false],
+  ])('%s: %s', (number, valid) => {
+    expect(passesLuhn(number)).toBe(valid);
+  });
+
+  test('changing any one digit breaks the checksum', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 15 }), fc.integer({ min: 1, max: 9 }), (position, delta) => {
+        const digits = '4242424242424242'.split('').map(Number);
+        digits[position] = (digits[position]! + delta) % 10;
+        expect(passesLuhn(digits.join(''))).toBe(false);
+      }),
+    );
+  });
+});
