@@ -14,18 +14,30 @@ if (!existsSync(entry)) {
   process.exit(0);
 }
 
-export default {
-  input: entry,
-  output: [
-    { file: 'dist/widgets.js', format: 'iife', sourcemap: true },
-    { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
-  ],
-  plugins: [
-    // tsconfig.widget.json compiles the widget alone, for the browser only (no Node types).
-    typescript({ tsconfig: './tsconfig.widget.json', compilerOptions: { noEmit: false, declaration: false } }),
-    // Internal fields are `_`-prefixed so the minifier may shorten them (STYLE.md, Preact).
-    // No `module: true`: the plugin sets it for the ESM output only; on the IIFE it would let
-    // terser treat the bundle's top level as module scope.
-    terser({ ecma: 2020, mangle: { properties: { regex: /^_/ } } }),
-  ],
-};
+const plugins = () => [
+  // tsconfig.widget.json compiles the widget alone, for the browser only (no Node types).
+  typescript({ tsconfig: './tsconfig.widget.json', compilerOptions: { noEmit: false, declaration: false } }),
+  // Internal fields are `_`-prefixed so the minifier may shorten them (STYLE.md, Preact). Each
+  // bundle shortens its own: what passes between the two (src/widget/modal/host.ts) has plain
+  // names. No `module: true`: the plugin sets it for the ESM output only; on the IIFE it would
+  // let terser treat the bundle's top level as module scope.
+  terser({ ecma: 2020, mangle: { properties: { regex: /^_/ } } }),
+];
+
+export default [
+  {
+    input: entry,
+    output: [
+      { file: 'dist/widgets.js', format: 'iife', sourcemap: true },
+      { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
+    ],
+    plugins: plugins(),
+  },
+  // The screens, loaded by widgets.js from its own origin the first time one opens, so a page
+  // view that never opens the modal downloads only the runtime.
+  {
+    input: 'src/widget/modal/index.ts',
+    output: { file: 'dist/widgets-modal.js', format: 'iife', sourcemap: true },
+    plugins: plugins(),
+  },
+];

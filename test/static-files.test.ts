@@ -15,6 +15,7 @@ mkdirSync(join(examplesDir, 'empty'));
 mkdirSync(scriptsDir);
 writeFileSync(join(scriptsDir, 'widgets.js'), '!function(){}();\n');
 writeFileSync(join(scriptsDir, 'widgets.mjs'), 'export {};\n');
+writeFileSync(join(scriptsDir, 'widgets-modal.js'), '!function(){}();\n');
 writeFileSync(join(scriptsDir, 'widgets.d.ts'), 'export {};\n');
 writeFileSync(join(examplesDir, 'index.html'), '<!doctype html><title>examples</title>');
 writeFileSync(join(examplesDir, 'login', 'index.html'), '<!doctype html><title>login</title>');
@@ -35,6 +36,10 @@ test('/scripts/widgets.js is JavaScript anyone may load, cached briefly, with an
   expect(response.headers.get('etag')).toMatch(/^"[\w-]{27}"$/);
   expect(await response.text()).toBe('!function(){}();\n');
 
+  const screens = await request('/scripts/widgets-modal.js');
+  expect(screens.status).toBe(200);
+  expect(screens.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(screens.headers.get('access-control-allow-origin')).toBe('*');
   const module = await request('/scripts/widgets.mjs');
   expect(module.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
   expect(await module.text()).toBe('export {};\n');

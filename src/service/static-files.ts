@@ -17,7 +17,14 @@ export interface StaticFilesOptions {
 }
 
 /** The widget's files; nothing else in dist/ is served. */
-const SCRIPT_FILES = new Set(['widgets.js', 'widgets.mjs', 'widgets.js.map', 'widgets.mjs.map']);
+const SCRIPT_FILES = new Set([
+  'widgets.js',
+  'widgets.mjs',
+  'widgets-modal.js',
+  'widgets.js.map',
+  'widgets.mjs.map',
+  'widgets-modal.js.map',
+]);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -4,16 +4,16 @@ import { clone, isObject, stringify } from './json';
 import type { Credentials, MemberMetadata, RegistrationDetails, ServiceApi } from './public-types';
 import type { Session } from './session';
 
-type Functions = Omit<ServiceApi, 'ready'>;
+export type Functions = Omit<ServiceApi, 'ready'>;
 
 const METADATA_PATH = '/me/metadata';
 
 /**
  * Adds the API (spec 4.1) to the page's own `window.Service`, next to its configuration.
  * Every function answers a promise that rejects with a ServiceError; none throws.
- * Returns a function that takes the API off again.
+ * Returns the functions (the modal uses them too) and a function that takes the API off again.
  */
-export function installApi(target: Record<string, unknown>, session: Session): () => void {
+export function installApi(target: Record<string, unknown>, session: Session): { _functions: Functions; _uninstall: () => void } {
   const check = (loggedIn?: boolean): void => {
     if (!session._ready) throw serviceError('notReady', 'The widget is not ready yet: wait for the Service.ready event.');
     if (loggedIn && !session._member) throw serviceError('notLoggedIn', 'No member is logged in.');
@@ -49,7 +49,10 @@ export function installApi(target: Record<string, unknown>, session: Session): (
   };
   Object.defineProperty(target, 'ready', { get: () => session._ready, enumerable: true, configurable: true });
   Object.assign(target, functions);
-  return () => {
-    for (const name of ['ready', ...Object.keys(functions)]) delete target[name];
+  return {
+    _functions: functions,
+    _uninstall: () => {
+      for (const name of ['ready', ...Object.keys(functions)]) delete target[name];
+    },
   };
 }

@@ -4,6 +4,9 @@ import { checkboxLabels } from './checkbox-labels';
 import { readConfig } from './config';
 import { cookieTokenStore } from './cookie-token-store';
 import { memberCache } from './member-cache';
+import { modalLoader } from './modal-loader';
+import { modalHost, openRoute } from './router/open-route';
+import { takeSvcopen } from './router/svcopen';
 import { installApi } from './service-api';
 import { Session } from './session';
 import { openStorage } from './storage';
@@ -46,15 +49,20 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
     : storageTokenStore(storage, keys[0]);
   const session = new Session(win.document, request, tokens, memberCache(storage, keys[1]));
   const labels = checkboxLabels(request, storage, `svc:${subdomain}:labels`);
-  const uninstall = installApi(target, session);
+  const { _functions: functions, _uninstall: uninstall } = installApi(target, session);
   const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
   // The stored login first, then the page drawn for it: both before the browser's next paint.
   session._restore();
   const engine = attributeEngine(win.document, session, labels);
   session._changed = labels._loaded = () => engine._render();
   engine._start();
-  void session._start();
+  const svcopen = takeSvcopen(win);
+  const host = modalHost(session, functions, request);
+  const loadModal = modalLoader(win.document, `${apiOrigin}/scripts/widgets-modal.js`);
   let stopped = false;
+  void session._start().then(() => {
+    if (svcopen !== null && !stopped) openRoute(svcopen, session, host, loadModal);
+  });
   return {
     refresh: () => session._refresh(),
     stop() {

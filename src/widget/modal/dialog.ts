@@ -16,7 +16,17 @@ padding:1.25rem;border:0;border-radius:.75rem;font:16px/1.5 system-ui,sans-serif
 dialog::backdrop{background:rgb(0 0 0/.5)}
 header{display:flex;align-items:start;gap:1rem;justify-content:space-between}
 h2{margin:0;font-size:1.25rem}
-button{font:inherit;cursor:pointer}`;
+button{font:inherit;cursor:pointer}
+form{display:grid;gap:.75rem;margin:1rem 0}
+.field{display:grid;gap:.25rem}
+input:not([type=checkbox]),select,textarea{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.375rem;min-width:0}
+[aria-invalid=true]{border-color:#b00020}
+.field-error,.form-error{color:#b00020;font-size:.875rem;margin:0}
+.form-error:empty{display:none}
+button[type=submit]{padding:.625rem 1rem;border:0;border-radius:.375rem;background:#1d4ed8;color:#fff}
+button[disabled]{opacity:.6;cursor:default}
+.link{border:0;background:none;color:#1d4ed8;text-decoration:underline;padding:0}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dd{margin:0}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */

@@ -1,0 +1,42 @@
+import type { SiteConfig } from '../../contract/member';
+import type { Dialog } from './dialog';
+import type { ModalHost } from './host';
+import type { Messages } from './messages';
+
+/** What every screen gets: where to draw, the words, the site, and a way to the next screen. */
+export interface ScreenContext {
+  doc: Document;
+  host: ModalHost;
+  dialog: Dialog;
+  t: Messages;
+  config: SiteConfig;
+  /** Draws another screen in the same dialog. */
+  show(screen: Screen): void;
+  /** The screens, for links from one to another (passed in, so no screen imports another). */
+  screens: Screens;
+  close(): void;
+}
+
+/** Draws itself into `ctx.dialog._body` and sets the title. */
+export type Screen = (ctx: ScreenContext) => void;
+
+/** `next`: where to go once logged in or registered ("log in first", then the screen asked for). */
+export interface Screens {
+  login(next?: Screen): Screen;
+  register(next?: Screen): Screen;
+  account: Screen;
+}
+
+/** Replaces the body with `nodes` under a new title, and moves focus to its first control. */
+export function render(ctx: ScreenContext, title: string, ...nodes: Node[]): void {
+  ctx.dialog._setTitle(title);
+  ctx.dialog._body.replaceChildren(...nodes);
+  ctx.dialog._focusFirst();
+}
+
+/** The words for a failure: the catalogue's for known codes, the service's own otherwise. */
+export function errorText(t: Messages, error: unknown): { path: string; message: string } {
+  const { code, path, message } = error as { code?: string; path?: string; message?: string };
+  const known = code ? t.errors[code as keyof Messages['errors']] : undefined;
+  return { path: code === 'invalidField' ? (path ?? 'base') : 'base', message: known ?? message ?? String(error) };
+}

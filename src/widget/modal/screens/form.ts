@@ -1,0 +1,31 @@
+import { el, showErrors } from '../ui';
+import { errorText, type ScreenContext } from '../screen';
+
+/**
+ * A form that submits once at a time: the button is disabled while `submit` runs, and a
+ * failure is shown in words next to the field it concerns (or above the button).
+ */
+export function actionForm(ctx: ScreenContext, label: string, fields: Node[], submit: (form: HTMLFormElement) => Promise<void>): HTMLFormElement {
+  const { doc } = ctx;
+  const button = el(doc, 'button', { type: 'submit' }, label);
+  const form = el(doc, 'form', { novalidate: '' }, ...fields, el(doc, 'p', { class: 'form-error', role: 'alert' }), button);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (button.disabled) return;
+    button.disabled = true;
+    showErrors(form, []);
+    submit(form)
+      .catch((error: unknown) => {
+        showErrors(form, [errorText(ctx.t, error)]);
+        form.querySelector<HTMLElement>('[aria-invalid]')?.focus();
+      })
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+  return form;
+}
+
+/** The value of a named control of the form ('' when absent). */
+export const valueOf = (form: HTMLFormElement, name: string): string =>
+  (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';

@@ -1,0 +1,37 @@
+import type { SiteConfig } from '../../contract/member';
+import type { ApiRequest } from '../api-client';
+import { clone } from '../json';
+import type { ModalHost, OpenModal } from '../modal/host';
+import type { Functions } from '../service-api';
+import type { Session } from '../session';
+
+/** The runtime's side of the modal: what the screens may use, with plain names (host.ts). */
+export function modalHost(session: Session, functions: Functions, request: ApiRequest): ModalHost {
+  let config: Promise<SiteConfig> | undefined;
+  return {
+    member: () => (session._member ? clone(session._member) : null),
+    login: functions.login,
+    register: functions.register,
+    logout: functions.logout,
+    config: () =>
+      (config ??= request<SiteConfig>('GET', '/config').catch((error: Error) => {
+        config = undefined; // a failure is not kept: the next open asks again
+        throw error;
+      })),
+  };
+}
+
+/**
+ * Acts on an svcopen path once the widget is ready: signing out needs no screen (and does
+ * nothing when nobody is logged in); everything else opens in the modal, downloaded on first use.
+ */
+export function openRoute(path: string, session: Session, host: ModalHost, loadModal: () => Promise<OpenModal>): void {
+  if (/^\/member\/sign_out\/?$/.test(path)) {
+    if (session._member) void session._logout();
+    return;
+  }
+  loadModal().then(
+    (open) => open(host, path),
+    () => undefined, // reported by the loader
+  );
+}
