@@ -182,3 +182,46 @@ export interface ConversionDetail {
   order: ConversionOrder;
   member: ConversionMember;
 }
+
+/** Money of one charge, in the currency's minor units (cents). */
+export interface ChargeAmounts {
+  subTotalCents: number;
+  taxCents: number;
+  grandTotalCents: number;
+}
+
+/**
+ * A plan as the sign-up screens show it (GET /plans, GET /plans/{publicId}): what it costs now
+ * and later, and when access ends. Times are ISO 8601; rich text is sanitized HTML.
+ */
+export interface PlanOffer {
+  id: number;
+  publicId: string;
+  name: string;
+  description?: string;
+  type: WidgetPlanType;
+  /** Lower-case ISO 4217; absent on free plans. */
+  currency?: string;
+  /** What signing up now charges (0 on free plans and during a trial). */
+  dueNow: ChargeAmounts;
+  /** Each later charge: every instalment of a multi-payment plan, every subscription period. */
+  recurring?: {
+    amountCents: number;
+    subTotalCents: number;
+    taxCents: number;
+    interval: { count: number; unit: 'day' | 'week' | 'month' | 'year' };
+    /** Multi-payment: how many instalments in all, the first included. */
+    paymentCount?: number;
+    firstChargeAt: string;
+  };
+  trialDays?: number;
+  signupFeeCents?: number;
+  taxPercentage?: number;
+  taxDescription?: string;
+  /** When access would end for someone signing up now. */
+  expiresAt?: string;
+  /** When the charge after the first is due, for someone signing up now. */
+  billingPeriodEnd?: string;
+  /** Subscriptions billed on a fixed day: `day`, and `month` for yearly ones. */
+  billingDate?: { day: number; month?: number };
+}

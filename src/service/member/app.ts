@@ -15,6 +15,7 @@ import type { Store } from '../store/store';
 import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
 import { accountRoutes } from './account-routes';
+import { toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
 import { authenticate, closeSession, openSession } from './sessions';
@@ -168,6 +169,19 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
 
   accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
 
+  // The plans a visitor may sign up to: listed ones are public; any enabled one opens by its link.
+  const enabledPlans = async (site: SiteRecord) =>
+    (await store.listPlans(site.id, { statuses: ['enabled'] }, { limit: 1000 })).items;
+  app.get('/sites/:subdomain/plans', async (c) => {
+    const now = clock();
+    return jsonResponse((await enabledPlans(c.get('site'))).filter((p) => p.isPublic).map((p) => toPlanOffer(p, now)));
+  });
+  app.get('/sites/:subdomain/plans/:publicId', async (c) => {
+    const plan = (await enabledPlans(c.get('site'))).find((p) => p.publicId === c.req.param('publicId'));
+    if (!plan) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'publicId');
+    return jsonResponse(toPlanOffer(plan, clock()));
+  });
+
   // Known paths answer other methods with 405 and say which ones they take.
   const methods: Record<string, string> = {
     '/sites/:subdomain/config': 'GET',
@@ -178,6 +192,8 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
     '/sites/:subdomain/me/email': 'PUT',
     '/sites/:subdomain/me/password': 'PUT',
     '/sites/:subdomain/me/metadata': 'GET, PATCH, DELETE',
+    '/sites/:subdomain/plans': 'GET',
+    '/sites/:subdomain/plans/:publicId': 'GET',
   };
   for (const [path, allow] of Object.entries(methods)) {
     app.all(path, (c) => {

@@ -12,7 +12,7 @@ import type { MemberRecord, MembershipRecord, PlanRecord, SignupFieldRecord, Sit
 import type { Store } from '../store/store';
 import { initialsAvatar } from './avatar';
 
-const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
+export const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
   free: 'free',
   oneTimePayment: 'one_time_payment',
   multiPayment: 'multi_payment',

@@ -1,0 +1,38 @@
+/** Plans as the widget's sign-up screens show them (PlanOffer), priced by quotePlan. */
+import type { PlanOffer } from '../../contract/member';
+import { quotePlan } from '../billing/quote';
+import type { PlanRecord } from '../store/records';
+import { WIDGET_TYPES } from './member-info';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
+  const quote = quotePlan(plan, now);
+  const taxDescription = plan.type === 'free' ? undefined : plan.billing.taxDescription;
+  return {
+    id: plan.id,
+    publicId: plan.publicId,
+    name: plan.name,
+    ...(plan.description !== undefined && { description: plan.description }),
+    type: WIDGET_TYPES[plan.type],
+    ...(quote.currency !== undefined && { currency: quote.currency }),
+    dueNow: quote.dueNow,
+    ...(quote.recurring && {
+      recurring: {
+        amountCents: quote.recurring.amountCents,
+        subTotalCents: quote.recurring.subTotalCents,
+        taxCents: quote.recurring.taxCents,
+        interval: quote.recurring.interval,
+        ...(quote.recurring.paymentCount !== undefined && { paymentCount: quote.recurring.paymentCount }),
+        firstChargeAt: iso(quote.recurring.firstChargeAt),
+      },
+    }),
+    ...(quote.trialDays !== undefined && { trialDays: quote.trialDays }),
+    ...(quote.signupFeeCents !== undefined && { signupFeeCents: quote.signupFeeCents }),
+    ...(quote.taxPercentage !== undefined && { taxPercentage: quote.taxPercentage }),
+    ...(taxDescription !== undefined && { taxDescription }),
+    ...(quote.expiresAt !== undefined && { expiresAt: iso(quote.expiresAt) }),
+    ...(quote.billingPeriodEnd !== undefined && { billingPeriodEnd: iso(quote.billingPeriodEnd) }),
+    ...(quote.billingDate && { billingDate: quote.billingDate }),
+  };
+}
