@@ -11,6 +11,7 @@ import { type Ctx, newSite } from './store-contract/fixtures';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
 import { metadataTests } from './store-contract/metadata';
+import { paymentTests } from './store-contract/payments';
 import { planTests } from './store-contract/plans';
 import { sessionTests } from './store-contract/sessions';
 import { siteTests } from './store-contract/sites';
@@ -36,5 +37,6 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     sessionTests(ctx);
     accountUpdateTests(ctx);
     metadataTests(ctx);
+    paymentTests(ctx);
   });
 }

@@ -137,6 +137,57 @@ describe('sqlite store files', () => {
     db.close();
   });
 
+  test('a database at schema version 2 migrates to the newest (3 or later): old rows have no payment data, and take it', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[1]!);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO sites (id, name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
+      VALUES (1, 'Old', 'old', 'old.example.com', 'usd', 'en', 1, ?)`).run(T0);
+    old.prepare(`INSERT INTO plans (id, site_id, public_id, name, status, is_public, color_code, created_at, type, terms)
+      VALUES (1, 1, 'pln_old', 'Old', 'enabled', 1, '#000000', ?, 'multiPayment', ?)`).run(
+      T0, JSON.stringify({ expiration: { mode: 'none' }, billing: { price: 10, currency: 'usd', interval: { count: 1, unit: 'month' }, paymentCountRequired: 3 } }));
+    old.prepare(`INSERT INTO members (id, site_id, email, status, created_at, password_hash)
+      VALUES (1, 1, 'ann@example.com', 'approved', ?, 'h'), (2, 1, 'bob@example.com', 'approved', ?, NULL)`).run(T0, T0);
+    old.prepare(`INSERT INTO memberships (id, site_id, member_id, plan_id, type, status, created_at, billing_period_end, payment_failure)
+      VALUES (1, 1, 1, 1, 'multiPayment', 'active', ?, ?, 0)`).run(T0, T0 + 100);
+    old.close();
+
+    const store = openSqliteStore(file);
+    expect(await store.getMember(1, 1)).toStrictEqual({ id: 1, siteId: 1, email: 'ann@example.com', status: 'approved', createdAt: T0 });
+    const [membership] = await store.listMembershipsOfMember(1, 1);
+    expect(membership).toStrictEqual({
+      id: 1, siteId: 1, memberId: 1, planId: 1, planPublicId: 'pln_old', type: 'multiPayment', status: 'active',
+      createdAt: T0, billingPeriodEnd: T0 + 100, paymentFailure: false,
+    });
+    expect(await store.getPaymentMethod(1, 1)).toBeUndefined();
+    expect(await store.listInvoicesOfMember(1, 1)).toEqual([]);
+    // The old rows take the new data, and the new tables check references to them.
+    expect(await store.updateMember(1, 1, { processorCustomerId: 'cus_1' })).toMatchObject({ processorCustomerId: 'cus_1' });
+    const { billingPeriodEnd: _cleared, ...unscheduled } = membership!;
+    expect(await store.updateMembership(1, 1, { paymentsMade: 2, billingPeriodEnd: null })).toStrictEqual({ ...unscheduled, paymentsMade: 2 });
+    const card = await store.savePaymentMethod({
+      siteId: 1, memberId: 1, processorId: 'pm_1', brand: 'visa', last4: '4242', expMonth: 1, expYear: 2030, createdAt: T0,
+    });
+    expect(await store.getPaymentMethod(1, 1)).toStrictEqual(card);
+    const invoice = {
+      siteId: 1, memberId: 1, planId: 1, membershipId: 1, processorInvoiceId: 'in_1', processorChargeId: 'ch_1',
+      subTotalCents: 1000, taxCents: 0, totalCents: 1000, currency: 'usd', status: 'paid' as const, description: 'Old', createdAt: T0,
+    };
+    expect(await store.createInvoice(invoice)).toStrictEqual({ ...invoice, id: 1 });
+    await expect(store.createInvoice({ ...invoice, memberId: 2, processorInvoiceId: 'in_2' })).rejects.toMatchObject({
+      name: 'MissingReferenceError', field: 'membershipId',
+    });
+    await store.close();
+
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
   test('opening a database written by a newer version throws', async () => {
     const file = newFile();
     await openSqliteStore(file).close();

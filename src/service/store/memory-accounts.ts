@@ -120,6 +120,7 @@ export function memoryAccounts({ members, memberships, requireSite }: AccountTab
         memberByEmail.set(emailKey(siteId, member.email), memberId);
       }
       if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
+      if (patch.processorCustomerId !== undefined) member.processorCustomerId = patch.processorCustomerId;
       if (patch.signupValues?.length) {
         const mine = values.get(memberId) ?? new Map<number, SignupValueRecord>();
         for (const { fieldId, value } of patch.signupValues) {

@@ -6,6 +6,7 @@
 import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
 import { memoryAccounts } from './memory-accounts';
+import { memoryPayments } from './memory-payments';
 import { Table, copy } from './memory-table';
 import type { Page, Range } from './queries';
 import type {
@@ -183,6 +184,22 @@ export function createMemoryStore(): Store {
         ),
       );
     },
+    async updateMembership(siteId, id, patch) {
+      const membership = memberships.byId.get(id);
+      if (!membership || membership.siteId !== siteId) return undefined;
+      if (patch.status !== undefined) membership.status = patch.status;
+      if (patch.paymentFailure !== undefined) membership.paymentFailure = patch.paymentFailure;
+      if (patch.paymentsMade !== undefined) membership.paymentsMade = patch.paymentsMade;
+      for (const key of ['expiresAt', 'cancelsAt', 'billingPeriodEnd'] as const) {
+        const value = patch[key];
+        if (value === null) delete membership[key];
+        else if (value !== undefined) membership[key] = value;
+      }
+      return copy(membership);
+    },
+
+    // Saved cards and the invoice ledger.
+    ...memoryPayments({ members, plans, memberships, requireSite }),
 
     async createMemberEvents(batch) {
       for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');

@@ -3,6 +3,7 @@
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
 import type { MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue } from '../../contract/member';
+import type { CardBrand } from '../payments/processor';
 import type {
   ContentNodeType,
   MemberEventType,
@@ -65,6 +66,8 @@ interface MemberProfile {
   profileImageUrl?: string;
   status: MemberStatus;
   createdAt: EpochMs;
+  /** The member's customer at the payment processor, set by their first paid sign-up. Never in the Admin API. */
+  processorCustomerId?: string;
 }
 export interface NewMember extends MemberProfile {
   /** The password hasher's encoded hash. Members created without one cannot sign in. */
@@ -89,6 +92,8 @@ export interface MemberPatch {
   passwordHash?: string;
   /** Each given field's value replaces the stored one; every fieldId must be one of the site's. */
   signupValues?: { fieldId: number; value: SignupFieldValue | null }[];
+  /** Set when the first paid sign-up creates the member's customer; cannot be cleared. */
+  processorCustomerId?: string;
 }
 
 /** What sign-in needs to know about an e-mail address. */
@@ -144,12 +149,74 @@ export interface NewMembership {
   cancelsAt?: EpochMs;
   billingPeriodEnd?: EpochMs;
   paymentFailure: boolean;
+  /** Multi-payment plans only: instalments paid so far (0 during a trial). */
+  paymentsMade?: number;
 }
 export interface MembershipRecord extends NewMembership {
   id: number;
   /** Copied from the plan when the membership is created: a plan's type never changes. */
   type: PlanType;
   planPublicId: string;
+}
+
+/**
+ * A change to a membership's state (payments, renewals, cancellation). Absent keys stay as they
+ * are; `null` clears a date. Member, plan, type and creation time never change.
+ */
+export interface MembershipPatch {
+  status?: MembershipStatus;
+  expiresAt?: EpochMs | null;
+  cancelsAt?: EpochMs | null;
+  billingPeriodEnd?: EpochMs | null;
+  paymentFailure?: boolean;
+  paymentsMade?: number;
+}
+
+/** The member's saved card: one per member, a new one replaces it. Never the number or CVC. */
+export interface NewPaymentMethod {
+  siteId: number;
+  memberId: number;
+  /** The processor's payment-method id. */
+  processorId: string;
+  brand: CardBrand;
+  last4: string;
+  /** 1-12. */
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  createdAt: EpochMs;
+}
+export interface PaymentMethodRecord extends NewPaymentMethod {
+  /** A new one per saved card: replacing the card never reuses the id. */
+  id: number;
+}
+
+export type InvoiceStatus = 'paid' | 'failed';
+
+/**
+ * One charge attempt in the service's own ledger, kept so that what a member sees does not
+ * depend on the processor remembering it. Amounts in minor units of `currency` (billing/money.ts).
+ */
+export interface NewInvoice {
+  siteId: number;
+  memberId: number;
+  planId: number;
+  /** The member's membership the charge paid for; absent when a failed first charge created none. */
+  membershipId?: number;
+  /** Unique per site. */
+  processorInvoiceId: string;
+  processorChargeId: string;
+  subTotalCents: number;
+  taxCents: number;
+  totalCents: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  status: InvoiceStatus;
+  description: string;
+  createdAt: EpochMs;
+}
+export interface InvoiceRecord extends NewInvoice {
+  id: number;
 }
 
 export interface NewMemberEvent {

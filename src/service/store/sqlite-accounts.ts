@@ -30,8 +30,9 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
 
   const insertMember = db.prepare(
-    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url,
+       processor_customer_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // A field given twice keeps its last value (as in the memory store).
   const insertValue = db.prepare(
@@ -81,6 +82,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     if (patch.lastName !== undefined) columns.push(['last_name', patch.lastName]);
     if (patch.email !== undefined) columns.push(['email', patch.email]);
     if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
+    if (patch.processorCustomerId !== undefined) columns.push(['processor_customer_id', patch.processorCustomerId]);
     if (columns.length > 0) {
       try {
         sql(`UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
@@ -126,7 +128,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
         (m) => {
           const result = insertMember.run(
             m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt, orNull(m.passwordHash),
-            orNull(m.profileImageUrl));
+            orNull(m.profileImageUrl), orNull(m.processorCustomerId));
           const id = Number(result.lastInsertRowid);
           for (const v of m.signupValues ?? []) insertValue.run(m.siteId, id, v.fieldId, JSON.stringify(v.value));
           return result;

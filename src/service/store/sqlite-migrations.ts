@@ -198,6 +198,62 @@ export const MIGRATIONS: readonly string[] = [
     FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id)
   );
   `,
+
+  /*
+   * 3: payments: the member's customer at the processor, multi-payment progress, saved cards and
+   * the invoice ledger. The added columns are NULL by default (no row is rewritten) and the new
+   * tables are empty. The one cost that grows with the data: memberships_site_member becomes
+   * unique over (site_id, member_id, id) so that an invoice's membership can be checked as the
+   * member's by a foreign key. It is the same order as before (the rowid ended it implicitly),
+   * so queries keep their plans; building it reads every membership once.
+   */ `
+  ALTER TABLE members ADD COLUMN processor_customer_id TEXT;
+  ALTER TABLE memberships ADD COLUMN payments_made INTEGER;
+
+  DROP INDEX memberships_site_member;
+  CREATE UNIQUE INDEX memberships_site_member_id ON memberships (site_id, member_id, id);
+
+  -- AUTOINCREMENT: replacing a member's card deletes the row, and the new card must not reuse its id
+  CREATE TABLE payment_methods (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    -- the processor's payment-method id
+    processor_id TEXT NOT NULL,
+    brand TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    exp_month INTEGER NOT NULL,
+    exp_year INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id)
+  );
+  -- one saved card per member
+  CREATE UNIQUE INDEX payment_methods_site_member ON payment_methods (site_id, member_id);
+
+  CREATE TABLE invoices (
+    id INTEGER PRIMARY KEY,
+    site_id INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    plan_id INTEGER NOT NULL,
+    -- NULL for a failed first charge, which created no membership
+    membership_id INTEGER,
+    processor_invoice_id TEXT NOT NULL,
+    processor_charge_id TEXT NOT NULL,
+    sub_total_cents INTEGER NOT NULL,
+    tax_cents INTEGER NOT NULL,
+    total_cents INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    status TEXT NOT NULL,
+    description TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (site_id, member_id) REFERENCES members (site_id, id),
+    FOREIGN KEY (site_id, plan_id) REFERENCES plans (site_id, id),
+    FOREIGN KEY (site_id, member_id, membership_id) REFERENCES memberships (site_id, member_id, id)
+  );
+  CREATE UNIQUE INDEX invoices_site_processor_invoice ON invoices (site_id, processor_invoice_id);
+  -- ends in the rowid: listInvoicesOfMember (created_at DESC, id DESC) is a backward range scan
+  CREATE INDEX invoices_site_member_created ON invoices (site_id, member_id, created_at);
+  `,
 ];
 
 /**

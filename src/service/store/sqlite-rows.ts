@@ -6,9 +6,11 @@ import type {
   ApiKeyRecord,
   ContentNodeRecord,
   ContentViewRecord,
+  InvoiceRecord,
   MemberEventRecord,
   MemberRecord,
   MembershipRecord,
+  PaymentMethodRecord,
   PlanRecord,
   SessionRecord,
   SignupFieldRecord,
@@ -56,18 +58,20 @@ export function planFrom(r: RawRow): PlanRecord {
 }
 
 /** Never the password hash: reads of members do not carry it (sign-in reads it on its own). */
-export const MEMBER_COLUMNS = 'id, site_id, email, first_name, last_name, status, created_at, profile_image_url';
+export const MEMBER_COLUMNS =
+  'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id';
 export function memberFrom(r: RawRow): MemberRecord {
   const member: Row = { id: r[0], siteId: r[1], email: r[2], status: r[5], createdAt: r[6] };
   opt(member, 'firstName', r[3]);
   opt(member, 'lastName', r[4]);
   opt(member, 'profileImageUrl', r[7]);
+  opt(member, 'processorCustomerId', r[8]);
   return member as unknown as MemberRecord;
 }
 
 export const MEMBERSHIP_COLUMNS =
   'm.id, m.site_id, m.member_id, m.plan_id, p.public_id, m.type, m.status, m.created_at, m.payment_failure, ' +
-  'm.expires_at, m.cancels_at, m.billing_period_end';
+  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made';
 export function membershipFrom(r: RawRow): MembershipRecord {
   const m: Row = {
     id: r[0], siteId: r[1], memberId: r[2], planId: r[3], planPublicId: r[4], type: r[5], status: r[6],
@@ -76,6 +80,7 @@ export function membershipFrom(r: RawRow): MembershipRecord {
   opt(m, 'expiresAt', r[9]);
   opt(m, 'cancelsAt', r[10]);
   opt(m, 'billingPeriodEnd', r[11]);
+  opt(m, 'paymentsMade', r[12]);
   return m as unknown as MembershipRecord;
 }
 
@@ -144,6 +149,7 @@ export const UNIQUE_FIELDS: Array<[column: string, field: string]> = [
   ['members.email', 'email'],
   ['api_keys.hash', 'hash'],
   ['sessions.token_hash', 'tokenHash'],
+  ['invoices.processor_invoice_id', 'processorInvoiceId'],
 ];
 
 export function isConstraint(error: unknown, ...codes: string[]): error is Error & { code: string } {
@@ -172,4 +178,30 @@ export function sessionFrom(r: Row): SessionRecord {
   };
   opt(session, 'revokedAt', r.revoked_at);
   return session as unknown as SessionRecord;
+}
+
+export const PAYMENT_METHOD_COLUMNS = 'id, site_id, member_id, processor_id, brand, last4, exp_month, exp_year, created_at';
+export const paymentMethodFrom = (r: RawRow): PaymentMethodRecord => ({
+  id: r[0] as number,
+  siteId: r[1] as number,
+  memberId: r[2] as number,
+  processorId: r[3] as string,
+  brand: r[4] as PaymentMethodRecord['brand'],
+  last4: r[5] as string,
+  expMonth: r[6] as number,
+  expYear: r[7] as number,
+  createdAt: r[8] as number,
+});
+
+export const INVOICE_COLUMNS =
+  'id, site_id, member_id, plan_id, membership_id, processor_invoice_id, processor_charge_id, sub_total_cents, ' +
+  'tax_cents, total_cents, currency, status, description, created_at';
+export function invoiceFrom(r: RawRow): InvoiceRecord {
+  const invoice: Row = {
+    id: r[0], siteId: r[1], memberId: r[2], planId: r[3], processorInvoiceId: r[5], processorChargeId: r[6],
+    subTotalCents: r[7], taxCents: r[8], totalCents: r[9], currency: r[10], status: r[11], description: r[12],
+    createdAt: r[13],
+  };
+  opt(invoice, 'membershipId', r[4]);
+  return invoice as unknown as InvoiceRecord;
 }

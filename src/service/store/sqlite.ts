@@ -5,10 +5,13 @@
  */
 import type { SiteMetrics } from '../../contract/admin';
 import type { PlanFilter } from './queries';
+import type { MembershipPatch } from './records';
 import { sqliteAccounts } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
+import { sqlitePayments } from './sqlite-payments';
 import {
   type Row,
+  type Value,
   EVENT_COLUMNS,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
@@ -33,9 +36,31 @@ export function openSqliteStore(path: string): Store {
 
   const insertMembership = db.prepare(
     `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
-       billing_period_end, payment_failure)
-     VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?)`,
+       billing_period_end, payment_failure, payments_made)
+     VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?, ?)`,
   );
+  /**
+   * One transaction for the update and the read after it. Through `write`: a status change moves
+   * the cached aggregates, so every membership update counts as a change to them.
+   */
+  const patchMembership = db.transaction((siteId: number, id: number, patch: MembershipPatch) => {
+    const columns: [string, Value][] = [];
+    if (patch.status !== undefined) columns.push(['status', patch.status]);
+    if (patch.expiresAt !== undefined) columns.push(['expires_at', patch.expiresAt]);
+    if (patch.cancelsAt !== undefined) columns.push(['cancels_at', patch.cancelsAt]);
+    if (patch.billingPeriodEnd !== undefined) columns.push(['billing_period_end', patch.billingPeriodEnd]);
+    if (patch.paymentFailure !== undefined) columns.push(['payment_failure', patch.paymentFailure ? 1 : 0]);
+    if (patch.paymentsMade !== undefined) columns.push(['payments_made', patch.paymentsMade]);
+    if (columns.length > 0) {
+      write(
+        sql(`UPDATE memberships SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE site_id = ? AND id = ?`),
+        ...columns.map(([, v]) => v), siteId, id);
+    }
+    const row = firstRaw(
+      `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id WHERE m.site_id = ? AND m.id = ?`,
+      siteId, id);
+    return row && membershipFrom(row);
+  });
   const insertEvent = db.prepare(
     'INSERT INTO member_events (site_id, member_id, event_type, details, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -149,7 +174,7 @@ export function openSqliteStore(path: string): Store {
         (m) =>
           insertMembership.run(
             m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt),
-            orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0),
+            orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0, orNull(m.paymentsMade)),
         (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
       ),
     listMemberships: async (siteId, f, req) =>
@@ -162,6 +187,10 @@ export function openSqliteStore(path: string): Store {
         req,
         membershipFrom,
       ),
+    updateMembership: async (siteId, id, patch) => patchMembership.immediate(siteId, id, patch),
+
+    // Saved cards and the invoice ledger.
+    ...sqlitePayments(conn),
 
     createMemberEvents: async (events) =>
       insertAll(

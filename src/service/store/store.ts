@@ -12,23 +12,28 @@ import type {
   ApiKeyRecord,
   ContentNodeRecord,
   ContentViewRecord,
+  InvoiceRecord,
   MemberEventRecord,
   MemberLogin,
   MemberPatch,
   MemberRecord,
+  MembershipPatch,
   MembershipRecord,
   MetadataUpdate,
   NewApiKey,
   NewContentNode,
   NewContentSpace,
   NewContentView,
+  NewInvoice,
   NewMember,
   NewMemberEvent,
   NewMembership,
+  NewPaymentMethod,
   NewPlan,
   NewSession,
   NewSignupField,
   NewSite,
+  PaymentMethodRecord,
   PlanRecord,
   SessionRecord,
   SignupFieldRecord,
@@ -115,6 +120,30 @@ export interface Store {
     filter: MembershipFilter,
     page: PageRequest,
   ): Promise<Page<MembershipRecord>>;
+  /**
+   * Changes the membership's state; answers the membership after it, or undefined when there is
+   * no such membership in the site (nothing changes then). A status change moves siteMetrics and
+   * planActiveMemberCounts at once, as creating a membership does.
+   */
+  updateMembership(siteId: number, id: number, patch: MembershipPatch): Promise<MembershipRecord | undefined>;
+
+  /**
+   * Saves the member's card, replacing the one saved before (a member has at most one), in one
+   * transaction. Throws MissingReferenceError (`siteId`, `memberId`) for an unknown site or a
+   * member not in it; nothing changes then.
+   */
+  savePaymentMethod(method: NewPaymentMethod): Promise<PaymentMethodRecord>;
+  /** The member's saved card; undefined when there is none (or no such member in the site). */
+  getPaymentMethod(siteId: number, memberId: number): Promise<PaymentMethodRecord | undefined>;
+  /**
+   * Adds a charge attempt to the service's ledger. Throws ConflictError (`processorInvoiceId`)
+   * when the site has an invoice with that processor id already, MissingReferenceError (`siteId`,
+   * `memberId`, `planId`, `membershipId`) for a reference that is not the site's, or for a
+   * membership that is not the member's; nothing changes then.
+   */
+  createInvoice(invoice: NewInvoice): Promise<InvoiceRecord>;
+  /** The member's invoices, newest first (createdAt, then id, descending); failed attempts included. */
+  listInvoicesOfMember(siteId: number, memberId: number): Promise<InvoiceRecord[]>;
 
   createMemberEvents(events: readonly NewMemberEvent[]): Promise<number[]>;
   listMemberEvents(
@@ -160,4 +189,10 @@ export type AccountMethods = Pick<
   | 'touchSession'
   | 'revokeSession'
   | 'revokeMemberSessions'
+>;
+
+/** The billing side of the store (saved cards, the invoice ledger): each implementation's payments file. */
+export type BillingMethods = Pick<
+  Store,
+  'savePaymentMethod' | 'getPaymentMethod' | 'createInvoice' | 'listInvoicesOfMember'
 >;
