@@ -134,6 +134,12 @@ export type MemberApiErrorCode =
   | 'invalidMetadata'
   | 'metadataTooLarge'
   | 'methodNotAllowed'
+  /** Plan sign-up to a plan the member is on already (active). */
+  | 'alreadyMember'
+  /** The card was declined; the attempt is recorded as an abandoned conversion. */
+  | 'paymentDeclined'
+  /** Cancelling a membership that is not a running subscription. */
+  | 'notCancellable'
   | 'internalError';
 
 /** Codes a widget promise can reject with: the service's, and the widget's own. */
@@ -224,4 +230,33 @@ export interface PlanOffer {
   billingPeriodEnd?: string;
   /** Subscriptions billed on a fixed day: `day`, and `month` for yearly ones. */
   billingDate?: { day: number; month?: number };
+}
+
+/** POST /memberships: a plan sign-up. A card is needed on paid plans unless one is saved. */
+export interface PlanSignUpRequest {
+  planPublicId: string;
+  cardNumber?: string;
+  /** MM/YY */
+  cardExpiry?: string;
+  cardCvc?: string;
+}
+
+/** The saved card (GET and PUT /payment-method): never the number, only what identifies it. */
+export interface SavedCard {
+  brand: 'visa' | 'mastercard' | 'amex' | 'unknown';
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+/** GET /invoices: newest first; amounts in minor units. */
+export interface InvoiceSummary {
+  id: string;
+  description: string;
+  subTotalCents: number;
+  taxCents: number;
+  totalCents: number;
+  currency: string;
+  status: 'paid' | 'failed';
+  createdAt: string;
 }

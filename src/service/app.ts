@@ -15,6 +15,8 @@ import { log } from './diagnostics';
 import { systemClock, type Clock } from './domain/clock';
 import { jsonResponse } from './http/json';
 import type { Store } from './store/store';
+import type { PaymentProcessor } from './payments/processor';
+import { TestPaymentProcessor } from './payments/test-processor';
 
 export interface ServiceOptions {
   store: Store;
@@ -26,9 +28,20 @@ export interface ServiceOptions {
    * portable one at production cost, correct everywhere but slower.
    */
   passwords?: PasswordHasher;
+  /**
+   * Takes the payments of plan sign-ups. By default the built-in test processor (DESIGN.md test
+   * cards), in memory: the service keeps its own ledger, so a restart loses nothing a member sees.
+   */
+  processor?: PaymentProcessor;
 }
 
-export async function createServiceApp({ store, clock = systemClock, adminRateLimit, passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT) }: ServiceOptions): Promise<Hono> {
+export async function createServiceApp({
+  store,
+  clock = systemClock,
+  adminRateLimit,
+  passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT),
+  processor,
+}: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
 
@@ -38,7 +51,7 @@ export async function createServiceApp({ store, clock = systemClock, adminRateLi
     adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
   );
 
-  app.route(MEMBER_BASE_PATH, memberApi({ store, clock, passwords }));
+  app.route(MEMBER_BASE_PATH, memberApi({ store, clock, passwords, processor: processor ?? new TestPaymentProcessor({ clock }) }));
 
   app.onError((error) => {
     if (error instanceof HttpError) return error.toResponse();

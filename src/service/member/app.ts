@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono';
 import type { SessionResponse, SiteConfig } from '../../contract/member';
 import type { PasswordHasher } from '../auth/passwords';
+import type { PaymentProcessor } from '../payments/processor';
 import type { Clock } from '../domain/clock';
 import { checkboxLabels } from '../domain/yes-no';
 import { assertMetadataPatch, mergeMetadata, MetadataError } from '../domain/metadata';
@@ -15,6 +16,7 @@ import type { Store } from '../store/store';
 import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
 import { accountRoutes } from './account-routes';
+import { billingRoutes } from './billing-routes';
 import { toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
@@ -28,11 +30,13 @@ export interface MemberApiOptions {
   store: Store;
   clock: Clock;
   passwords: PasswordHasher;
+  /** Takes the payments of plan sign-ups. */
+  processor: PaymentProcessor;
 }
 
 type MemberEnv = { Variables: { site: SiteRecord } };
 
-export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<MemberEnv> {
+export function memberApi({ store, clock, passwords, processor }: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
   const throttle = new SignInThrottle();
   // Unknown e-mails are checked against this, so they cost what a wrong password costs.
@@ -168,6 +172,7 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
   });
 
   accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
+  billingRoutes(app, { store, clock, processor, authenticate: member });
 
   // The plans a visitor may sign up to: listed ones are public; any enabled one opens by its link.
   const enabledPlans = async (site: SiteRecord) =>
@@ -194,6 +199,10 @@ export function memberApi({ store, clock, passwords }: MemberApiOptions): Hono<M
     '/sites/:subdomain/me/metadata': 'GET, PATCH, DELETE',
     '/sites/:subdomain/plans': 'GET',
     '/sites/:subdomain/plans/:publicId': 'GET',
+    '/sites/:subdomain/memberships': 'POST',
+    '/sites/:subdomain/memberships/:id/cancel': 'POST',
+    '/sites/:subdomain/invoices': 'GET',
+    '/sites/:subdomain/payment-method': 'GET, PUT',
   };
   for (const [path, allow] of Object.entries(methods)) {
     app.all(path, (c) => {

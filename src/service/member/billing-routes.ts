@@ -1,0 +1,101 @@
+/**
+ * The member's plans and payments (issue 5's plan sign-up, memberships, invoices and payment
+ * method screens): POST /memberships (plan sign-up, answering the `Service.conversion` detail),
+ * POST /memberships/{id}/cancel, GET /invoices, GET and PUT /payment-method.
+ */
+import type { Context, Hono } from 'hono';
+import type { InvoiceSummary, SavedCard } from '../../contract/member';
+import { jsonResponse } from '../http/json';
+import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
+import { readObject } from './body';
+import { MemberError } from './errors';
+import { toWidgetMembership } from './member-info';
+import { readCard, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
+import type { Authenticated } from './sessions';
+
+type Env = { Variables: { site: SiteRecord } };
+
+export interface BillingRouteDeps extends BillingDeps {
+  authenticate(c: Context<Env>): Promise<Authenticated>;
+}
+
+const savedCard = (m: PaymentMethodRecord): SavedCard => ({ brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear });
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
+  const { store, clock } = deps;
+
+  app.post('/sites/:subdomain/memberships', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const body = await readObject(c.req.raw);
+    if (typeof body.planPublicId !== 'string' || !body.planPublicId) {
+      throw MemberError.of(400, 'invalidField', 'Name the plan by its public id', 'planPublicId');
+    }
+    const card = readCard(body);
+    const plans = (await store.listPlans(site.id, { statuses: ['enabled'] }, { limit: 1000 })).items;
+    const plan = plans.find((p) => p.publicId === body.planPublicId);
+    if (!plan) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'planPublicId');
+    const detail = await signUpToPlan(deps, site, member, plan, { planPublicId: plan.publicId, ...(card && { card }) });
+    return jsonResponse(detail, 201, NO_STORE);
+  });
+
+  app.post('/sites/:subdomain/memberships/:id/cancel', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const id = Number(c.req.param('id'));
+    const mine = (await store.listMembershipsOfMember(site.id, member.id)).find((m) => m.id === id);
+    if (!mine) throw MemberError.of(404, 'notFound', 'You have no membership with that id', 'id');
+    const updated = await cancelAtPeriodEnd(deps, site, mine);
+    const plan = (await store.getPlan(site.id, updated.planId))!;
+    return jsonResponse(toWidgetMembership(updated, plan, site, clock()), 200, NO_STORE);
+  });
+
+  app.get('/sites/:subdomain/invoices', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const invoices = await store.listInvoicesOfMember(site.id, member.id);
+    const body: InvoiceSummary[] = invoices.map((i) => ({
+      id: i.processorInvoiceId,
+      description: i.description,
+      subTotalCents: i.subTotalCents,
+      taxCents: i.taxCents,
+      totalCents: i.totalCents,
+      currency: i.currency,
+      status: i.status,
+      createdAt: new Date(i.createdAt).toISOString(),
+    }));
+    return jsonResponse(body, 200, NO_STORE);
+  });
+
+  app.get('/sites/:subdomain/payment-method', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const method = await store.getPaymentMethod(site.id, member.id);
+    if (!method) throw MemberError.of(404, 'notFound', 'No card is saved');
+    return jsonResponse(savedCard(method), 200, NO_STORE);
+  });
+
+  app.put('/sites/:subdomain/payment-method', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const card = readCard(await readObject(c.req.raw));
+    if (!card) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
+    return jsonResponse(savedCard(await saveCard(deps, site, member, card)), 200, NO_STORE);
+  });
+}
+
+/**
+ * A running subscription stops renewing: it ends when the period paid for does (`cancelsOn`),
+ * and stays active until then. Anything else cannot be cancelled here.
+ */
+async function cancelAtPeriodEnd({ store, clock }: BillingDeps, site: SiteRecord, membership: MembershipRecord): Promise<MembershipRecord> {
+  const running = membership.type === 'subscription' && membership.status === 'active' && membership.billingPeriodEnd !== undefined;
+  if (!running) throw MemberError.of(409, 'notCancellable', 'Only a running subscription can be cancelled', 'id');
+  if (membership.cancelsAt !== undefined) return membership;
+  const updated = (await store.updateMembership(site.id, membership.id, { cancelsAt: membership.billingPeriodEnd! }))!;
+  await store.createMemberEvents([
+    { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: membership.planId }, createdAt: clock() },
+  ]);
+  return updated;
+}

@@ -1,0 +1,116 @@
+/**
+ * Plan sign-up with payments (POST /memberships), cancelling (POST /memberships/{id}/cancel),
+ * invoices and the saved card, on the built-in test processor (DESIGN.md test cards).
+ */
+import { expect, test } from 'vitest';
+import type { ConversionDetail, InvoiceSummary, MemberInfo, SavedCard } from '../../src/contract/member';
+import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, type MemberCtx } from './support';
+
+const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
+const DECLINED = { ...GOOD, cardNumber: '4000 0000 0000 0002' };
+
+const join = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json });
+const events = async (ctx: MemberCtx, memberId: number) =>
+  (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId }, { limit: 100 })).items.map((e) => [e.eventType, e.details]);
+const graceId = (ctx: MemberCtx) => ctx.demo.memberIds.grace!;
+
+forEachStore((fresh) => {
+  test('a free plan: 201 with the conversion detail (no currency), the membership in MemberInfo, a conversion event', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const detail = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'community' }), 201);
+    expect(detail.membership).toMatchObject({ publicPlanId: 'community', type: 'free', status: 'active', paymentFailure: false });
+    expect(detail.order).toStrictEqual({ id: expect.stringMatching(/^ord_/), subTotal: 0, subTotalCents: 0, grandTotal: 0, grandTotalCents: 0 });
+    expect(detail.member).toStrictEqual({
+      id: graceId(ctx), name: 'Grace Hopper', firstName: 'Grace', lastName: 'Hopper', email: GRACE.email,
+      processorCustomerId: expect.stringMatching(/^cus_test_/),
+    });
+    const me = await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200);
+    expect(me.memberships).toContainEqual(detail.membership);
+    expect(await events(ctx, graceId(ctx))).toContainEqual(['conversion', { planId: ctx.demo.planIds.community, membershipId: detail.membership.id, orderId: detail.order.id }]);
+  });
+
+  test('a one-time plan with a good card: charged, the invoice and the saved card show, the customer is reused', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const detail = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime', ...GOOD }), 201);
+    expect(detail.order).toStrictEqual({
+      id: expect.stringMatching(/^in_test_/), subTotal: 199, subTotalCents: 19900, grandTotal: 199, grandTotalCents: 19900, currency: 'usd',
+    });
+    const invoices = await jsonOf<InvoiceSummary[]>(await ctx.authed(token, `${BASE}/invoices`), 200);
+    expect(invoices).toStrictEqual([
+      { id: detail.order.id, description: 'Lifetime', subTotalCents: 19900, taxCents: 0, totalCents: 19900, currency: 'usd', status: 'paid', createdAt: new Date(ctx.now()).toISOString() },
+    ]);
+    expect(await jsonOf<SavedCard>(await ctx.authed(token, `${BASE}/payment-method`), 200)).toStrictEqual({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 });
+    // The next paid plan uses the saved card and the same customer.
+    const second = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'monthly' }), 201);
+    expect(second.member.processorCustomerId).toBe(detail.member.processorCustomerId);
+    expect(second.membership).toMatchObject({ type: 'subscription', billingPeriodEnd: expect.any(String) });
+  });
+
+  test('a declined card: 402 paymentDeclined, no membership, a failed invoice and an abandonedConversion with amount, chargeId, invoiceId', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime', ...DECLINED }), 402, 'paymentDeclined', 'cardNumber');
+    expect((await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200)).memberships).toEqual([]);
+    const [invoice] = await jsonOf<InvoiceSummary[]>(await ctx.authed(token, `${BASE}/invoices`), 200);
+    expect(invoice).toMatchObject({ status: 'failed', totalCents: 19900 });
+    const abandoned = (await events(ctx, graceId(ctx))).filter(([type]) => type === 'abandonedConversion');
+    expect(abandoned).toStrictEqual([['abandonedConversion', { amount: '$199.00', chargeId: expect.stringMatching(/^ch_test_/), invoiceId: invoice!.id }]]);
+  });
+
+  test('a bad card is a 400 naming each field; no card and none saved is a 400 on cardNumber; nothing is created', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const bad = await expectError(await join(ctx, token, { planPublicId: 'lifetime', cardNumber: '4242 4242 4242 4241', cardExpiry: '13/20', cardCvc: '1' }), 400, 'invalidField');
+    expect(bad.errors.map((e) => e.path).sort()).toEqual(['cardCvc', 'cardExpiry', 'cardNumber']);
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime' }), 400, 'invalidField', 'cardNumber');
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime', cardNumber: 4242 }), 400, 'invalidField');
+    expect((await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200)).memberships).toEqual([]);
+    expect(await jsonOf<InvoiceSummary[]>(await ctx.authed(token, `${BASE}/invoices`), 200)).toEqual([]);
+  });
+
+  test('signing up to a plan one is on already is 409 alreadyMember; an unknown or archived plan 404; no session 401', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(ADA);
+    const res = await join(ctx, token, { planPublicId: 'monthly', ...GOOD });
+    const body = await expectError(res, 409, 'alreadyMember', 'planPublicId');
+    expect(body.errors[0]!.message).toContain('https://demo.localhost/');
+    await expectError(await join(ctx, token, { planPublicId: 'founders' }), 404, 'notFound', 'planPublicId');
+    await expectError(await join(ctx, token, {}), 400, 'invalidField', 'planPublicId');
+    await expectError(await ctx.request(`${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'community' } }), 401, 'unauthenticated');
+  });
+
+  test('PUT /payment-method saves a card (replacing the last); GET answers 404 before any is saved', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    await expectError(await ctx.authed(token, `${BASE}/payment-method`), 404, 'notFound');
+    const put = (json: unknown) => ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json });
+    expect(await jsonOf<SavedCard>(await put(GOOD), 200)).toMatchObject({ brand: 'visa', last4: '4242' });
+    expect(await jsonOf<SavedCard>(await put({ ...GOOD, cardNumber: '5555 5555 5555 4444', cardExpiry: '01/31' }), 200)).toStrictEqual({
+      brand: 'mastercard', last4: '4444', expMonth: 1, expYear: 2031,
+    });
+    await expectError(await put({}), 400, 'invalidField', 'cardNumber');
+    expect((await jsonOf<SavedCard>(await ctx.authed(token, `${BASE}/payment-method`), 200)).last4).toBe('4444');
+  });
+
+  test('cancelling a subscription sets cancelsOn to the period end and keeps it active; a second cancel changes nothing', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership } = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'monthly', ...GOOD }), 201);
+    const cancel = (id: number) => ctx.authed(token, `${BASE}/memberships/${id}/cancel`, { method: 'POST' });
+    const cancelled = await jsonOf<typeof membership>(await cancel(membership.id), 200);
+    expect(cancelled).toStrictEqual({ ...membership, cancelsOn: membership.billingPeriodEnd });
+    expect(await jsonOf<typeof membership>(await cancel(membership.id), 200)).toStrictEqual(cancelled);
+    expect((await events(ctx, graceId(ctx))).filter(([type]) => type === 'cancellation')).toHaveLength(1);
+  });
+
+  test('only a running subscription of one’s own can be cancelled', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership } = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime', ...GOOD }), 201);
+    await expectError(await ctx.authed(token, `${BASE}/memberships/${membership.id}/cancel`, { method: 'POST' }), 409, 'notCancellable', 'id');
+    const ada = await ctx.session(ADA);
+    await expectError(await ctx.authed(ada.token, `${BASE}/memberships/${membership.id}/cancel`, { method: 'POST' }), 404, 'notFound', 'id');
+  });
+});
