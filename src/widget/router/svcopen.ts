@@ -1,4 +1,3 @@
-
 export const SVCOPEN = 'svcopen';
 
 /**
@@ -11,7 +10,13 @@ export function takeSvcopen(win: Window): string | null {
   const url = new URL(win.location.href);
   const path = url.searchParams.get(SVCOPEN);
   if (path === null) return null;
-  url.searchParams.delete(SVCOPEN);
+  // The other parameters stay exactly as written: rebuilding them through URLSearchParams
+  // would re-encode them (%20 to +, / to %2F, a bare `flag` to `flag=`).
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => new URLSearchParams(pair).keys().next().value !== SVCOPEN);
+  url.search = kept.length > 0 ? `?${kept.join('&')}` : '';
   win.history.replaceState(win.history.state, '', url.href);
   return path;
 }

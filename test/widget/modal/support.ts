@@ -1,0 +1,125 @@
+/**
+ * Helpers for the svcopen screens in happy-dom: the modal bundle's entry put on `window` as the
+ * download would (no script is fetched), the widget started like a page load with `svcopen` in
+ * the address, and the dialog read from its shadow root the way a person would (roles, labels).
+ */
+import { waitFor, within } from '@testing-library/dom';
+import { afterEach, expect, vi } from 'vitest';
+import { MODAL_ENTRY } from '../../../src/widget/modal/host';
+import { openModal } from '../../../src/widget/modal/open';
+import { ADA, harness, type Harness } from '../support';
+
+afterEach(() => {
+  // Close what a test left open through its own Close button, so the bundle forgets it too.
+  for (const host of document.querySelectorAll('[data-svc-modal]')) {
+    const close = host.shadowRoot?.querySelector('header button') as HTMLButtonElement | null;
+    close?.click();
+    host.remove();
+  }
+  delete (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY];
+  history.replaceState(null, '', '/');
+  document.body.innerHTML = '';
+});
+
+/** What widgets-modal.js leaves on window once downloaded (src/widget/modal/index.ts). */
+export function installModalEntry(): void {
+  (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = openModal;
+}
+
+export const hosts = () => document.querySelectorAll('[data-svc-modal]');
+export const modalScripts = () => [...document.querySelectorAll('script')].filter((s) => /widgets-modal\.js/.test(s.src));
+
+/**
+ * Starts the widget on `address` (which carries svcopen), logged in as `member` first if given:
+ * that member logs in on a page without svcopen, then the page "reloads" at `address`.
+ */
+export async function startAt(
+  address: string,
+  options: { member?: { email: string; password: string }; entry?: boolean; beforeStart?: () => void } = {},
+): Promise<Harness> {
+  const h = await harness();
+  if (options.entry !== false) installModalEntry();
+  if (options.member) {
+    history.replaceState(null, '', '/');
+    h.start();
+    await waitFor(() => expect(h.service.ready).toBe(true));
+    await h.service.login(options.member);
+  }
+  history.replaceState(null, '', address);
+  options.beforeStart?.();
+  h.start();
+  await waitFor(() => expect(h.service.ready).toBe(true));
+  return h;
+}
+
+export const svcopen = (path: string, member?: { email: string; password: string }) =>
+  startAt(`/?svcopen=${encodeURIComponent(path)}`, member ? { member } : {});
+
+export { ADA };
+
+/** The open dialog: its host's shadow root, the <dialog>, its title and Testing Library queries. */
+export function modal() {
+  const all = hosts();
+  expect(all, 'one [data-svc-modal] host').toHaveLength(1);
+  const host = all[0]!;
+  const root = host.shadowRoot;
+  if (!root) throw new Error('the modal host has no open shadow root');
+  const dialog = root.querySelector('dialog');
+  if (!dialog) throw new Error('no <dialog> in the modal');
+  const titleId = dialog.getAttribute('aria-labelledby');
+  const title = titleId ? root.getElementById(titleId) : null;
+  const q = within(root as unknown as HTMLElement);
+  return {
+    host,
+    root,
+    dialog,
+    title: title?.textContent ?? null,
+    q,
+    /** The form's controls by name (the API's field names). */
+    control: <T extends HTMLElement = HTMLInputElement>(name: string) => {
+      const element = root.querySelector(`[name="${name}"]`);
+      if (!element) throw new Error(`no control named ${name}`);
+      return element as unknown as T;
+    },
+    form: () => root.querySelector('form')!,
+    alert: () => root.querySelector('form [role="alert"]')?.textContent ?? null,
+    button: (name: string | RegExp) => q.getByRole('button', { name }) as HTMLButtonElement,
+  };
+}
+
+/** Waits for the one dialog to show `title`. */
+export async function waitForScreen(title: string): Promise<ReturnType<typeof modal>> {
+  await waitFor(() => expect(modal().title).toBe(title));
+  return modal();
+}
+
+/** Types a value the way a person does: the value changes and `input` fires. */
+export function fill(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  control.value = value;
+  control.dispatchEvent(new Event('input', { bubbles: true }));
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+export function choose(select: HTMLSelectElement, ...values: string[]): void {
+  for (const option of select.options) option.selected = values.includes(option.value);
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** The error shown next to a control (its aria-describedby slot). */
+export function fieldError(root: ShadowRoot, control: Element): string {
+  const id = control.getAttribute('aria-describedby');
+  return (id && root.getElementById(id)?.textContent) || '';
+}
+
+/** Every input, select and textarea has a <label for> naming it. */
+export function expectAllLabelled(root: ShadowRoot): void {
+  const controls = [...root.querySelectorAll('input, select, textarea')];
+  for (const control of controls) {
+    expect(control.id, `${control.getAttribute('name')} has an id`).not.toBe('');
+    const label = root.querySelector(`label[for="${control.id}"]`);
+    expect(label, `label for ${control.getAttribute('name')}`).not.toBeNull();
+    expect(label!.textContent!.trim()).not.toBe('');
+  }
+}
+
+export const silenceWarnings = () => vi.spyOn(console, 'warn').mockImplementation(() => undefined);
