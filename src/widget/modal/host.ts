@@ -3,7 +3,7 @@
  * only (the minifier shortens `_`-prefixed ones in each bundle its own way), and no internal
  * object of either side.
  */
-import type { SiteConfig } from '../../contract/member';
+import type { ConversionDetail, SiteConfig } from '../../contract/member';
 import type { Credentials, MemberInfo, RegistrationDetails } from '../public-types';
 
 export interface ModalHost {
@@ -14,6 +14,15 @@ export interface ModalHost {
   logout(): Promise<void>;
   /** The site's settings and sign-up fields (GET /config), fetched once per page. */
   config(): Promise<SiteConfig>;
+  /**
+   * A member API call with the member's session (`path` under the site, e.g. `/invoices`;
+   * `body` a JSON value). A session the service no longer knows logs the member out.
+   */
+  call<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** After a plan sign-up: sends `Service.conversion`, then `Service.member.info` with the new membership. */
+  converted(detail: ConversionDetail): Promise<void>;
+  /** Asks the service for the member again (after an account change); `Service.member.info` follows a change. */
+  refresh(): Promise<void>;
 }
 
 /** Opens the screen an svcopen path names (spec 4.1); a path that names none is reported. */

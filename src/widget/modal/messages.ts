@@ -18,8 +18,37 @@ export interface Messages {
   name: string;
   loading: string;
   required: string;
+  problem: string;
+  plans: string;
+  choose: string;
+  signUp: string;
+  free: string;
+  once: string;
+  /** Interval units, singular: "month" in "$12.00 / month". */
+  units: Record<'day' | 'week' | 'month' | 'year', string>;
+  payments: (count: number) => string;
+  trial: (days: number) => string;
+  signupFee: string;
+  tax: (percent: string) => string;
+  billedOn: (day: number, month?: string) => string;
+  accessUntil: (date: string) => string;
+  dueNow: string;
+  cardNumber: string;
+  cardExpiry: string;
+  cardCvc: string;
+  savedCard: (brand: string, last4: string) => string;
+  memberships: string;
+  noMemberships: string;
+  cancel: string;
+  cancelsOn: (date: string) => string;
+  renewsOn: (date: string) => string;
+  expiresOn: (date: string) => string;
+  invoices: string;
+  noInvoices: string;
+  paid: string;
+  failed: string;
   /** By error code; anything else shows the service's own message. */
-  errors: Partial<Record<'invalidCredentials' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked', string>>;
+  errors: Partial<Record<'invalidCredentials' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined', string>>;
 }
 
 const en: Messages = {
@@ -38,7 +67,36 @@ const en: Messages = {
   name: 'Name',
   loading: 'Loading…',
   required: 'required',
+  problem: 'Something went wrong',
+  plans: 'Plans',
+  choose: 'Choose',
+  signUp: 'Sign up',
+  free: 'Free',
+  once: 'once',
+  units: { day: 'day', week: 'week', month: 'month', year: 'year' },
+  payments: (count) => `${count} payments`,
+  trial: (days) => `${days}-day free trial`,
+  signupFee: 'Sign-up fee',
+  tax: (percent) => `plus ${percent} tax`,
+  billedOn: (day, month) => (month ? `Billed every year on ${month} ${day}` : `Billed on day ${day} of every month`),
+  accessUntil: (date) => `Access until ${date}`,
+  dueNow: 'Due now',
+  cardNumber: 'Card number',
+  cardExpiry: 'Expiry (MM/YY)',
+  cardCvc: 'Security code',
+  savedCard: (brand, last4) => `Pay with your saved ${brand} card ending ${last4}, or enter another one.`,
+  memberships: 'Your memberships',
+  noMemberships: 'You have no membership yet.',
+  cancel: 'Cancel',
+  cancelsOn: (date) => `Ends on ${date}`,
+  renewsOn: (date) => `Renews on ${date}`,
+  expiresOn: (date) => `Expires on ${date}`,
+  invoices: 'Invoices',
+  noInvoices: 'No invoices yet.',
+  paid: 'Paid',
+  failed: 'Failed',
   errors: {
+    paymentDeclined: 'The card was declined. Try another card.',
     invalidCredentials: 'The e-mail or the password is wrong.',
     emailTaken: 'There is an account with this e-mail already. Log in instead.',
     rateLimited: 'Too many attempts. Wait a few minutes, then try again.',
@@ -63,7 +121,36 @@ const de: Messages = {
   name: 'Name',
   loading: 'Wird geladen …',
   required: 'Pflichtfeld',
+  problem: 'Etwas ist schiefgelaufen',
+  plans: 'Tarife',
+  choose: 'Auswählen',
+  signUp: 'Jetzt buchen',
+  free: 'Kostenlos',
+  once: 'einmalig',
+  units: { day: 'Tag', week: 'Woche', month: 'Monat', year: 'Jahr' },
+  payments: (count) => `${count} Zahlungen`,
+  trial: (days) => `${days} Tage kostenlos testen`,
+  signupFee: 'Anmeldegebühr',
+  tax: (percent) => `zzgl. ${percent} Steuer`,
+  billedOn: (day, month) => (month ? `Abrechnung jährlich am ${day}. ${month}` : `Abrechnung am ${day}. jedes Monats`),
+  accessUntil: (date) => `Zugang bis ${date}`,
+  dueNow: 'Jetzt fällig',
+  cardNumber: 'Kartennummer',
+  cardExpiry: 'Gültig bis (MM/JJ)',
+  cardCvc: 'Prüfnummer',
+  savedCard: (brand, last4) => `Zahlung mit Ihrer gespeicherten ${brand}-Karte mit Endziffern ${last4}, oder geben Sie eine andere ein.`,
+  memberships: 'Ihre Mitgliedschaften',
+  noMemberships: 'Sie haben noch keine Mitgliedschaft.',
+  cancel: 'Kündigen',
+  cancelsOn: (date) => `Endet am ${date}`,
+  renewsOn: (date) => `Verlängert sich am ${date}`,
+  expiresOn: (date) => `Läuft ab am ${date}`,
+  invoices: 'Rechnungen',
+  noInvoices: 'Noch keine Rechnungen.',
+  paid: 'Bezahlt',
+  failed: 'Fehlgeschlagen',
   errors: {
+    paymentDeclined: 'Die Karte wurde abgelehnt. Bitte versuchen Sie eine andere Karte.',
     invalidCredentials: 'E-Mail oder Passwort ist falsch.',
     emailTaken: 'Zu dieser E-Mail gibt es schon ein Konto. Bitte melden Sie sich an.',
     rateLimited: 'Zu viele Versuche. Warten Sie einige Minuten und versuchen Sie es dann erneut.',

@@ -6,9 +6,23 @@ import { messagesFor } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
 import { accountScreen } from './screens/account';
 import { loginScreen } from './screens/login';
+import { invoicesScreen } from './screens/invoices';
+import { membershipsScreen } from './screens/memberships';
+import { planSignupScreen } from './screens/plan-signup';
+import { plansScreen } from './screens/plans';
 import { registerScreen } from './screens/register';
+import { el } from './ui';
+import { errorText, render } from './screen';
 
-const SCREENS: Screens = { login: loginScreen, register: registerScreen, account: accountScreen };
+const SCREENS: Screens = {
+  login: loginScreen,
+  register: registerScreen,
+  account: accountScreen,
+  plans: plansScreen,
+  planSignup: planSignupScreen,
+  memberships: membershipsScreen,
+  invoices: invoicesScreen,
+};
 
 /**
  * The screen a route opens, by whether someone is logged in (spec 4.1, the svcopen table).
@@ -19,11 +33,23 @@ export function screenFor(route: Route, loggedIn: boolean): Screen | null {
   switch (route.name) {
     case 'signIn':
       return loggedIn ? accountScreen : loginScreen();
-    case 'signUp':
-      if (route.params.planPublicId) return null;
-      return loggedIn ? accountScreen : registerScreen();
+    case 'signUp': {
+      // Registers, then offers the plan named (spec: "registers the user and offers plan sign-up").
+      const plan = route.params.planPublicId;
+      return loggedIn ? accountScreen : registerScreen(plan ? planSignupScreen(plan) : undefined);
+    }
     case 'account':
       return loggedIn ? accountScreen : loginScreen(accountScreen);
+    case 'allPlans':
+      return loggedIn ? plansScreen : registerScreen(plansScreen);
+    case 'planSignUp': {
+      const target = route.params.planPublicId ? planSignupScreen(route.params.planPublicId) : plansScreen;
+      return loggedIn ? target : registerScreen(target);
+    }
+    case 'memberships':
+      return loggedIn ? membershipsScreen : loginScreen(membershipsScreen);
+    case 'invoices':
+      return loggedIn ? invoicesScreen : loginScreen(invoicesScreen);
     default:
       return null;
   }
@@ -50,11 +76,19 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
         t,
         config,
         screens: SCREENS,
-        show: (next) => next(ctx),
+        // A screen that cannot load its data says so in the dialog, in words.
+        show: (next) =>
+          void Promise.resolve()
+            .then(() => next(ctx))
+            .catch((error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message))),
         close: () => dialog._close(),
+        go: (url) => {
+          dialog._close();
+          window.location.assign(url);
+        },
       };
       current = ctx;
-      screen(ctx);
+      ctx.show(screen);
     },
     (error: Error) => log.warn(`the widget's screens cannot open: ${error.message}`),
   );

@@ -15,16 +15,22 @@ export interface ScreenContext {
   /** The screens, for links from one to another (passed in, so no screen imports another). */
   screens: Screens;
   close(): void;
+  /** Leaves for another page (a plan's welcome or content URL). */
+  go(url: string): void;
 }
 
-/** Draws itself into `ctx.dialog._body` and sets the title. */
-export type Screen = (ctx: ScreenContext) => void;
+/** Draws itself into `ctx.dialog._body` and sets the title; a failure to load is shown in words. */
+export type Screen = (ctx: ScreenContext) => void | Promise<void>;
 
 /** `next`: where to go once logged in or registered ("log in first", then the screen asked for). */
 export interface Screens {
   login(next?: Screen): Screen;
   register(next?: Screen): Screen;
   account: Screen;
+  plans: Screen;
+  planSignup(publicId: string): Screen;
+  memberships: Screen;
+  invoices: Screen;
 }
 
 /** Replaces the body with `nodes` under a new title, and moves focus to its first control. */

@@ -1,6 +1,7 @@
-import type { SiteConfig } from '../../contract/member';
+import type { MemberInfo, SiteConfig } from '../../contract/member';
 import type { ApiRequest } from '../api-client';
-import { clone } from '../json';
+import { dispatchConversion } from '../conversion';
+import { clone, stringify } from '../json';
 import type { ModalHost, OpenModal } from '../modal/host';
 import type { Functions } from '../service-api';
 import type { Session } from '../session';
@@ -8,11 +9,20 @@ import type { Session } from '../session';
 /** The runtime's side of the modal: what the screens may use, with plain names (host.ts). */
 export function modalHost(session: Session, functions: Functions, request: ApiRequest): ModalHost {
   let config: Promise<SiteConfig> | undefined;
+  // Always a new request: one already under way may have left before the change it must show.
+  const refresh = async () => session._apply(await session._call<MemberInfo>('GET', '/me'));
   return {
     member: () => (session._member ? clone(session._member) : null),
     login: functions.login,
     register: functions.register,
     logout: functions.logout,
+    call: <T>(method: string, path: string, body?: unknown) =>
+      session._call<T>(method, path, body === undefined ? undefined : stringify(body)),
+    async converted(detail) {
+      dispatchConversion(session._doc, detail);
+      await refresh();
+    },
+    refresh,
     config: () =>
       (config ??= request<SiteConfig>('GET', '/config').catch((error: Error) => {
         config = undefined; // a failure is not kept: the next open asks again

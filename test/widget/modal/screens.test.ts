@@ -251,16 +251,10 @@ test('sign_out, logged out: nothing happens (no request, no event beyond start-u
 // Paths without a screen yet, and paths that are no route
 
 test.each([
-  '/member/plans/monthly',
-  '/member/plans/all',
-  '/member/plans',
-  '/member/sign_up/monthly',
-  '/member/invoices',
   '/member/account/edit',
   '/member/account/email_change',
   '/member/account/password_change',
   '/member/payment_method/update',
-  '/member/memberships',
   '/content/42',
   '/content/42/popup',
 ])('%s: one warning that it has no screen in this version; nothing opens', async (path) => {
@@ -470,7 +464,7 @@ test('the site other (locale de) reads German: Anmelden, Schließen', async () =
 test.each([
   { path: '/member/sign_in', member: undefined, title: 'Log in', first: 'email' },
   { path: '/member/sign_up', member: undefined, title: 'Create an account', first: 'firstName' },
-  { path: '/member/account', member: ADA, title: 'Your account', first: 'Log out' },
+  { path: '/member/account', member: ADA, title: 'Your account', first: 'Your memberships' },
 ])('$title: one host with an open shadow root, a labelled modal dialog, labelled fields; Close closes and focus returns', async ({ path, member, title, first }) => {
   let pageButton!: HTMLElement;
   await startAt(`/?svcopen=${encodeURIComponent(path)}`, {

@@ -11,9 +11,21 @@ export function accountScreen(ctx: ScreenContext): void {
     logout.disabled = true;
     void host.logout().finally(() => ctx.close());
   });
+  const links = (
+    [
+      [t.memberships, ctx.screens.memberships],
+      [t.invoices, ctx.screens.invoices],
+      [t.plans, ctx.screens.plans],
+    ] as const
+  ).map(([label, screen]) => {
+    const link = el(doc, 'button', { type: 'button', class: 'link' }, label);
+    link.addEventListener('click', () => ctx.show(screen));
+    return el(doc, 'li', {}, link);
+  });
   render(
     ctx,
     t.account,
+    el(doc, 'ul', { class: 'menu' }, ...links),
     el(doc, 'dl', {}, el(doc, 'dt', {}, t.name), el(doc, 'dd', {}, member.name || '—'), el(doc, 'dt', {}, t.email), el(doc, 'dd', {}, member.email)),
     logout,
   );

@@ -1,0 +1,40 @@
+/** Money, dates and intervals in the site's language, by the browser's Intl: no tables here. */
+import type { PlanOffer } from '../../contract/member';
+import type { Messages } from './messages';
+
+export function money(cents: number, currency: string, locale: string): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
+  // The currency's minor digits, as Intl knows them (0 for JPY, 3 for KWD, 2 mostly).
+  return format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+export const date = (iso: string, locale: string): string =>
+  new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+
+const monthName = (month: number, locale: string): string =>
+  new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, month - 1, 1));
+
+/** "$12.00 / month", "$60.00 / 3 months", "$199.00 once", "Free". */
+export function price(offer: PlanOffer, t: Messages, locale: string): string {
+  if (!offer.currency) return t.free;
+  const recurring = offer.recurring;
+  if (!recurring) return `${money(offer.dueNow.subTotalCents, offer.currency, locale)} ${t.once}`;
+  const { count, unit } = recurring.interval;
+  const per = count === 1 ? t.units[unit] : new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+  return `${money(recurring.subTotalCents, offer.currency, locale)} / ${per}`;
+}
+
+/** The lines that say what else signing up means: trial, fee, instalments, tax, dates. */
+export function terms(offer: PlanOffer, t: Messages, locale: string): string[] {
+  const lines: string[] = [];
+  if (offer.trialDays) lines.push(t.trial(offer.trialDays));
+  if (offer.signupFeeCents && offer.currency) lines.push(`${t.signupFee}: ${money(offer.signupFeeCents, offer.currency, locale)}`);
+  if (offer.recurring?.paymentCount) lines.push(t.payments(offer.recurring.paymentCount));
+  if (offer.taxPercentage) lines.push(t.tax(`${new Intl.NumberFormat(locale).format(offer.taxPercentage)} %`));
+  if (offer.billingDate) {
+    const { day, month } = offer.billingDate;
+    lines.push(t.billedOn(day, month ? monthName(month, locale) : undefined));
+  }
+  if (offer.expiresAt) lines.push(t.accessUntil(date(offer.expiresAt, locale)));
+  return lines;
+}

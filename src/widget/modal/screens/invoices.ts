@@ -1,0 +1,16 @@
+import type { InvoiceSummary } from '../../../contract/member';
+import { date, money } from '../format';
+import { render, type ScreenContext } from '../screen';
+import { el } from '../ui';
+
+/** The member's invoices, newest first, failed attempts included. */
+export async function invoicesScreen(ctx: ScreenContext): Promise<void> {
+  const { doc, t, config, host } = ctx;
+  if (!host.member()) return ctx.show(ctx.screens.login(invoicesScreen));
+  const invoices = await host.call<InvoiceSummary[]>('GET', '/invoices');
+  const rows = invoices.map((i) =>
+    el(doc, 'tr', {}, el(doc, 'td', {}, date(i.createdAt, config.locale)), el(doc, 'td', {}, i.description),
+      el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)), el(doc, 'td', {}, i.status === 'paid' ? t.paid : t.failed)),
+  );
+  render(ctx, t.invoices, rows.length > 0 ? el(doc, 'table', {}, el(doc, 'tbody', {}, ...rows)) : el(doc, 'p', {}, t.noInvoices));
+}

@@ -1,0 +1,31 @@
+import type { Membership } from '../../../contract/member';
+import { date } from '../format';
+import { render, type ScreenContext } from '../screen';
+import { el } from '../ui';
+
+/** The member's memberships, with their dates; a running subscription can be cancelled at period end. */
+export function membershipsScreen(ctx: ScreenContext): void {
+  const { doc, t, config, host } = ctx;
+  const member = host.member();
+  if (!member) return ctx.show(ctx.screens.login(membershipsScreen));
+  const when = (m: Membership) =>
+    m.cancelsOn ? t.cancelsOn(date(m.cancelsOn, config.locale))
+      : m.expiresOn ? t.expiresOn(date(m.expiresOn, config.locale))
+        : m.billingPeriodEnd ? t.renewsOn(date(m.billingPeriodEnd, config.locale))
+          : '';
+  const items = member.memberships
+    .filter((m) => m.status === 'active')
+    .map((m) => {
+      const cancellable = m.type === 'subscription' && !m.cancelsOn && !!m.billingPeriodEnd;
+      const cancel = cancellable ? el(doc, 'button', { type: 'button' }, `${t.cancel}: ${m.name}`) : null;
+      cancel?.addEventListener('click', () => {
+        cancel.disabled = true;
+        void host
+          .call('POST', `/memberships/${m.id}/cancel`)
+          .then(() => host.refresh())
+          .then(() => membershipsScreen(ctx), () => (cancel.disabled = false));
+      });
+      return el(doc, 'li', {}, el(doc, 'strong', {}, m.name), ' ', when(m), cancel ? ' ' : null, cancel);
+    });
+  render(ctx, t.memberships, items.length > 0 ? el(doc, 'ul', {}, ...items) : el(doc, 'p', {}, t.noMemberships));
+}
