@@ -11,6 +11,9 @@ export type ApiRequest = <T>(method: string, path: string, token?: string | null
  */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
+/** The member API's routes that answer a JSON array (docs/member-api.md). */
+const LISTS = /^\/(plans|invoices)$/;
+
 /** Calls `${base}${path}` (base: `…/member/v1/sites/{subdomain}`), never with cookies. */
 export function apiClient(win: Window, base: string): ApiRequest {
   return async <T>(method: string, path: string, token?: string | null, body?: string): Promise<T> => {
@@ -36,7 +39,8 @@ export function apiClient(win: Window, base: string): ApiRequest {
     } finally {
       clearTimeout(timer);
     }
-    if (response.ok && isObject(data)) return data as T;
+    // Only the list routes answer bare arrays; anywhere else an array is not the member API.
+    if (response.ok && (isObject(data) || (Array.isArray(data) && method === 'GET' && LISTS.test(path)))) return data as T;
     const first = (data as Partial<MemberApiErrorBody> | null)?.errors?.[0];
     if (!response.ok && first && typeof first.code === 'string') {
       throw serviceError(first.code, String(first.message), String(first.path ?? 'base'));

@@ -1,0 +1,377 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options {"url": "https://www.demo.localhost/"}
+/**
+ * The modal's plan and payment screens (open.ts; screens/plans, plan-signup, memberships,
+ * invoices, account), against the real service in MSW with the demo fixture's plans and the
+ * built-in test processor (docs/member-api.md "Payments").
+ */
+import { waitFor } from '@testing-library/dom';
+import { expect, test } from 'vitest';
+import type { ConversionDetail, MemberInfo } from '../../../src/contract/member';
+import { ADA, GRACE, recordEvents, settle, type Harness } from '../support';
+import { CARD_DECLINED, CARD_OK, catchNavigation, dialogText, enDate, fillCard, onOtherSite } from './plan-support';
+import { choose, expectAllLabelled, fill, hosts, modal, silenceWarnings, svcopen, waitForScreen } from './support';
+
+const OTTO = { email: 'otto@other.example', password: 'otto-password' };
+
+let emails = 0;
+const newEmail = () => `plans-${Date.now().toString(36)}-${++emails}@example.com`;
+
+/** Fills and submits the demo site's register screen (its required custom fields included). */
+async function register(h: Harness, email = newEmail()): Promise<string> {
+  const m = await waitForScreen('Create an account');
+  const ids = h.mock.sites[0]!.fieldIds;
+  fill(m.control('firstName'), 'Katherine');
+  fill(m.control('lastName'), 'Johnson');
+  fill(m.control('email'), email);
+  fill(m.control('password'), 'orbital-mechanics');
+  choose(m.control<HTMLSelectElement>(`customFields.${ids.role}`), 'other');
+  m.control(`customFields.${ids.terms}`).checked = true;
+  m.form().requestSubmit();
+  return email;
+}
+
+/** The membership publicPlanIds in the last Service.member.info. */
+const lastInfoPlans = (events: ReturnType<typeof recordEvents>) => {
+  const infos = events.of('Service.member.info') as { memberInfo: MemberInfo }[];
+  return infos.at(-1)!.memberInfo.memberships.map((m) => m.publicPlanId).sort();
+};
+
+// ---------------------------------------------------------------------------------------------
+// /member/plans/all
+
+test('plans/all: the public enabled plans with prices, terms and a Choose button each; archived ones are absent', async () => {
+  await svcopen('/member/plans/all', GRACE);
+  const m = await waitForScreen('Plans');
+  const items = [...m.root.querySelectorAll('ul.plans > li')];
+  expect(items.map((li) => li.querySelector('h3')!.textContent)).toEqual(['Community', 'Lifetime', 'Course in three payments', 'Monthly']);
+  const priceOf = (name: string) => items.find((li) => li.querySelector('h3')!.textContent === name)!.querySelector('.price')!.textContent;
+  expect(priceOf('Community')).toBe('Free');
+  expect(priceOf('Lifetime')).toBe('$199.00 once');
+  expect(priceOf('Course in three payments')).toBe('$60.00 / month');
+  expect(priceOf('Monthly')).toBe('$12.00 / month');
+  const course = items[2]!.textContent!;
+  expect(course).toContain('3 payments');
+  expect(course).toMatch(/Access until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  // A year from now (the course's expiration), give or take a day around midnight UTC.
+  const year = new Date().getUTCFullYear() + 1;
+  expect(course).toContain(String(year));
+  expect(dialogText()).not.toContain('Founders 2024');
+  for (const name of ['Community', 'Lifetime', 'Course in three payments', 'Monthly']) {
+    expect(m.button(`Choose: ${name}`).type).toBe('button');
+  }
+});
+
+test('plans/all: the plan description is sanitized rich text: the community plan\'s <strong> is an element in the shadow root', async () => {
+  await svcopen('/member/plans/all', GRACE);
+  const m = await waitForScreen('Plans');
+  const community = m.root.querySelector('ul.plans > li')!;
+  const strong = community.querySelector('.rich strong');
+  expect(strong).not.toBeNull();
+  expect(strong!.textContent).toBe('public');
+  expect(strong!.getRootNode()).toBe(m.root);
+  expect(community.querySelector('.rich')!.textContent).toBe('Join the community: the newsletter and the public library.');
+  // Text, never markup: no raw tag shows.
+  expect(dialogText()).not.toContain('<strong>');
+});
+
+test('plans/all: "Choose: Lifetime" opens that plan\'s sign-up in the same dialog', async () => {
+  await svcopen('/member/plans/all', GRACE);
+  const m = await waitForScreen('Plans');
+  m.button('Choose: Lifetime').click();
+  const s = await waitForScreen('Lifetime');
+  expect(s.host).toBe(m.host);
+  expect(hosts()).toHaveLength(1);
+  expect(s.root.querySelector('.due')!.textContent).toBe('Due now: $199.00');
+});
+
+test('plans/all, logged out: register first, then the plans', async () => {
+  const h = await svcopen('/member/plans/all');
+  await register(h);
+  const m = await waitForScreen('Plans');
+  expect(m.root.querySelectorAll('ul.plans > li')).toHaveLength(4);
+});
+
+// ---------------------------------------------------------------------------------------------
+// /member/plans/:planPublicId: a free plan
+
+test('free plan: no card fields; Sign up sends Service.conversion, then member.info with the plan, then goes to the welcome URL and closes', async () => {
+  const h = await svcopen('/member/plans/community', GRACE);
+  const navigation = catchNavigation();
+  const events = recordEvents();
+  const m = await waitForScreen('Community');
+  expect(m.root.querySelector('.price')!.textContent).toBe('Free');
+  expect(m.root.querySelectorAll('input, select, textarea')).toHaveLength(0);
+  expect(m.root.querySelector('.due')).toBeNull();
+  expect(m.root.querySelector('.rich strong')?.textContent).toBe('public');
+  const submit = m.button('Sign up');
+  expect(submit.type).toBe('submit');
+  m.form().requestSubmit();
+
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  expect(navigation.urls).toEqual(['https://demo.localhost/welcome']);
+  expect(events.names()).toEqual(['Service.conversion', 'Service.member.info']);
+  const detail = events.of('Service.conversion')[0] as ConversionDetail;
+  expect(Object.keys(detail).sort()).toEqual(['member', 'membership', 'order']);
+  expect(detail.membership).toMatchObject({ publicPlanId: 'community', name: 'Community', status: 'active', welcomeUrl: 'https://demo.localhost/welcome' });
+  expect(detail.order).not.toHaveProperty('currency');
+  expect(detail.order).toMatchObject({ grandTotalCents: 0, grandTotal: 0 });
+  expect(detail.member.processorCustomerId).toEqual(expect.any(String));
+  expect(detail.member.processorCustomerId).not.toBe('');
+  expect(lastInfoPlans(events)).toEqual(['community']);
+  expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true });
+  expect(h.requests('POST', '/memberships')).toBe(1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// A paid plan
+
+test('paid plan: "Due now: $199.00", labelled card fields; 4242… pays and the conversion carries usd 19900 / 199', async () => {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  const navigation = catchNavigation();
+  const events = recordEvents();
+  const m = await waitForScreen('Lifetime');
+  expect(m.root.querySelector('.price')!.textContent).toBe('$199.00 once');
+  expect(m.root.querySelector('.due')!.textContent).toBe('Due now: $199.00');
+  expect([...m.root.querySelectorAll('input')].map((i) => i.name)).toEqual(['cardNumber', 'cardExpiry', 'cardCvc']);
+  expect((m.q.getByLabelText('Card number') as HTMLInputElement).name).toBe('cardNumber');
+  expect((m.q.getByLabelText('Expiry (MM/YY)') as HTMLInputElement).name).toBe('cardExpiry');
+  expect((m.q.getByLabelText('Security code') as HTMLInputElement).name).toBe('cardCvc');
+  expectAllLabelled(m.root);
+  expect(m.root.activeElement).toBe(m.control('cardNumber'));
+
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  expect(events.names()).toEqual(['Service.conversion', 'Service.member.info']);
+  const detail = events.of('Service.conversion')[0] as ConversionDetail;
+  expect(detail.order).toMatchObject({ currency: 'usd', grandTotalCents: 19900, grandTotal: 199 });
+  expect(detail.membership).toMatchObject({ publicPlanId: 'lifetime', status: 'active' });
+  expect(detail.member.processorCustomerId).toEqual(expect.any(String));
+  expect(lastInfoPlans(events)).toEqual(['lifetime']);
+  // Lifetime has no welcome URL in the fixture: the service's default one.
+  expect(navigation.urls).toEqual([detail.membership.welcomeUrl]);
+  expect(h.requests('POST', '/memberships')).toBe(1);
+});
+
+test('paid plan, declined card 4000 0000 0000 0002: the words in the form, no conversion, no membership', async () => {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  const navigation = catchNavigation();
+  const events = recordEvents();
+  const m = await waitForScreen('Lifetime');
+  fillCard(CARD_DECLINED);
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  expect(m.form().contains(m.root.querySelector('[role="alert"]'))).toBe(true);
+  expect(m.button('Sign up').disabled).toBe(false);
+  await settle();
+  expect(events.names()).toEqual([]);
+  expect(navigation.urls).toEqual([]);
+  expect(hosts()).toHaveLength(1);
+  expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { memberships: [] } });
+  const session = await h.signIn(GRACE);
+  expect((await h.me(session.token)).member!.memberships).toEqual([]);
+});
+
+test('paid plan: declined, then another card (4242…) in the same form succeeds', async () => {
+  await svcopen('/member/plans/lifetime', GRACE);
+  catchNavigation();
+  const events = recordEvents();
+  const m = await waitForScreen('Lifetime');
+  fillCard(CARD_DECLINED);
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  expect(events.names()).toEqual(['Service.conversion', 'Service.member.info']);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Already a member; sign_up/:plan
+
+test('a member already on the plan (Ada, monthly) goes straight to its content URL, without a form', async () => {
+  const h = await svcopen('/member/plans/monthly', ADA);
+  const navigation = catchNavigation();
+  const events = recordEvents();
+  const ada = h.service.getMemberInfo() as { memberInfo: MemberInfo };
+  const monthly = ada.memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  await waitFor(() => expect(navigation.urls).toEqual([monthly.contentUrl]));
+  expect(hosts()).toHaveLength(0);
+  expect(h.requests('POST', '/memberships')).toBe(0);
+  expect(events.names()).toEqual([]);
+});
+
+test('/member/plans with no plan, logged in: the plans screen', async () => {
+  await svcopen('/member/plans', GRACE);
+  await waitForScreen('Plans');
+});
+
+test('sign_up/lifetime, logged out: the register screen, then the lifetime sign-up in the same dialog', async () => {
+  const h = await svcopen('/member/sign_up/lifetime');
+  const events = recordEvents();
+  const first = await waitForScreen('Create an account');
+  const email = await register(h);
+  const m = await waitForScreen('Lifetime');
+  expect(m.host).toBe(first.host);
+  expect(hosts()).toHaveLength(1);
+  expect(m.root.querySelector('.due')!.textContent).toBe('Due now: $199.00');
+  expect(m.control('cardNumber').tagName).toBe('INPUT');
+  expect(events.names()).toEqual(['Service.member.registration', 'Service.member.info']);
+  expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { email } });
+});
+
+// ---------------------------------------------------------------------------------------------
+// /member/memberships
+
+test('memberships (Ada): Community and Monthly with their dates; "Cancel: Monthly" cancels at period end', async () => {
+  const h = await svcopen('/member/memberships', ADA);
+  const m = await waitForScreen('Your memberships');
+  const info = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo;
+  const monthly = info.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  expect(monthly.billingPeriodEnd).toBeDefined();
+  const items = () => [...modal().root.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
+  expect(items()).toEqual(['Community', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)} Cancel: Monthly`]);
+  expect(m.q.queryByRole('button', { name: 'Cancel: Community' })).toBeNull();
+  const events = recordEvents();
+
+  m.button('Cancel: Monthly').click();
+  await waitFor(() => expect(items()[1]).toMatch(/^Monthly Ends on /));
+  expect(h.requests('POST', `/memberships/${monthly.id}/cancel`)).toBe(1);
+  const after = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  expect(after.cancelsOn).toBeDefined();
+  expect(items()[1]).toBe(`Monthly Ends on ${enDate(after.cancelsOn!)}`);
+  expect(modal().q.queryByRole('button', { name: /Cancel/ })).toBeNull();
+  expect(modal().title).toBe('Your memberships');
+  // The refreshed member reached the page too.
+  expect(events.names()).toContain('Service.member.info');
+});
+
+test('memberships, logged out: log in first, then the list', async () => {
+  await svcopen('/member/memberships');
+  const m = await waitForScreen('Log in');
+  fill(m.control('email'), ADA.email);
+  fill(m.control('password'), ADA.password);
+  m.form().requestSubmit();
+  const list = await waitForScreen('Your memberships');
+  expect(list.host).toBe(m.host);
+  expect([...list.root.querySelectorAll('li strong')].map((s) => s.textContent)).toEqual(['Community', 'Monthly']);
+});
+
+test('memberships with none (Grace): says so', async () => {
+  await svcopen('/member/memberships', GRACE);
+  await waitForScreen('Your memberships');
+  expect(dialogText()).toContain('You have no membership yet.');
+});
+
+// ---------------------------------------------------------------------------------------------
+// /member/invoices
+
+test('invoices with none: "No invoices yet."', async () => {
+  await svcopen('/member/invoices', GRACE);
+  const m = await waitForScreen('Invoices');
+  expect(m.root.querySelector('table')).toBeNull();
+  expect(dialogText()).toContain('No invoices yet.');
+});
+
+test('invoices after a paid sign-up: one row with the date, "Lifetime", "$199.00", "Paid"', async () => {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  catchNavigation();
+  await waitForScreen('Lifetime');
+  fillCard(CARD_OK);
+  modal().form().requestSubmit();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+
+  // A reload at ?svcopen=/member/invoices, as a link in the page would do; the login stays.
+  history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/invoices')}`);
+  h.start();
+  const m = await waitForScreen('Invoices');
+  const rows = [...m.root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+  expect(rows).toEqual([[enDate(new Date()), 'Lifetime', '$199.00', 'Paid']]);
+});
+
+test('invoices, logged out: log in first, then the invoices', async () => {
+  await svcopen('/member/invoices');
+  const m = await waitForScreen('Log in');
+  fill(m.control('email'), GRACE.email);
+  fill(m.control('password'), GRACE.password);
+  m.form().requestSubmit();
+  await waitForScreen('Invoices');
+  expect(dialogText()).toContain('No invoices yet.');
+});
+
+// ---------------------------------------------------------------------------------------------
+// Account links
+
+test.each([
+  { link: 'Your memberships', title: 'Your memberships' },
+  { link: 'Invoices', title: 'Invoices' },
+  { link: 'Plans', title: 'Plans' },
+])('account: the "$link" link opens that screen in the same dialog', async ({ link, title }) => {
+  await svcopen('/member/account', ADA);
+  const m = await waitForScreen('Your account');
+  const button = m.button(link);
+  expect(button.type).toBe('button');
+  button.click();
+  const next = await waitForScreen(title);
+  expect(next.host).toBe(m.host);
+  expect(hosts()).toHaveLength(1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// German
+
+test('the site other (de): the plans screen reads "Tarife", the free plan "Kostenlos"', async () => {
+  await onOtherSite('/member/plans/all', OTTO, async () => {
+    const m = await waitForScreen('Tarife');
+    const items = [...m.root.querySelectorAll('ul.plans > li')];
+    expect(items.map((li) => li.querySelector('h3')!.textContent)).toEqual(['Basic']);
+    expect(items[0]!.querySelector('.price')!.textContent).toBe('Kostenlos');
+    expect(m.button('Auswählen: Basic').type).toBe('button');
+    expect(m.button('Schließen')).toBeDefined();
+  });
+});
+
+test('the site other (de): Otto\'s invoices read "Rechnungen" and "Noch keine Rechnungen."', async () => {
+  await onOtherSite('/member/invoices', OTTO, async () => {
+    await waitForScreen('Rechnungen');
+    expect(dialogText()).toContain('Noch keine Rechnungen.');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Failures to load
+
+test('plans cannot load (GET /plans fails): "Something went wrong" and the words in the dialog', async () => {
+  silenceWarnings();
+  const h = await svcopen('/member/account', GRACE);
+  const m = await waitForScreen('Your account');
+  h.failNetwork('plans');
+  m.button('Plans').click();
+  const p = await waitForScreen('Something went wrong');
+  expect(p.root.querySelector('[role="alert"]')!.textContent).toBe('The service could not be reached. Check the connection and try again.');
+  expect(p.host).toBe(m.host);
+});
+
+test('a plan that does not exist, opened by svcopen: "Something went wrong" with the service\'s words, no sign-up', async () => {
+  silenceWarnings();
+  const h = await svcopen('/member/plans/no-such-plan', GRACE);
+  const p = await waitForScreen('Something went wrong');
+  expect(p.root.querySelector('[role="alert"]')!.textContent!.trim()).not.toBe('');
+  expect(p.root.querySelector('form')).toBeNull();
+  expect(h.requests('GET', '/plans/no-such-plan')).toBe(1);
+  expect(h.requests('POST', '/memberships')).toBe(0);
+});
+
+test('a plan whose data cannot load (GET /plans/lifetime unreachable): "Something went wrong" and the words', async () => {
+  silenceWarnings();
+  const h = await svcopen('/member/account', GRACE);
+  const m = await waitForScreen('Your account');
+  h.failNetwork('plans/lifetime');
+  // Reload at the plan's address: the plan cannot be fetched.
+  history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/plans/lifetime')}`);
+  h.start();
+  const p = await waitForScreen('Something went wrong');
+  expect(p.host).not.toBe(m.host);
+  expect(p.root.querySelector('[role="alert"]')!.textContent).toBe('The service could not be reached. Check the connection and try again.');
+});
