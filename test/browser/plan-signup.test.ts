@@ -6,14 +6,13 @@
  * service: `svc sites create`, then a plan written to the same SQLite file through the store
  * (the CLI has no plan command), then `svc serve`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { repoRoot } from '../../scripts/lib/paths';
 import type { ConversionDetail, MemberInfo } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
 import { definePlan } from '../../src/service/domain/plans';
@@ -21,7 +20,7 @@ import { openSqliteStore } from '../../src/service/store/sqlite';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
 import { uniqueEmail } from './support/members';
 import { startPageServer, type PageServer } from './support/page-server';
-import { SUBDOMAIN } from './support/service';
+import { run, SUBDOMAIN, svc } from './support/service';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
 
@@ -36,18 +35,6 @@ let planPublicId = '';
 let dir = '';
 const serviceLog: string[] = [];
 
-function svc(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(repoRoot, 'bin/svc.js'), ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function run(args: string[], env: Record<string, string>): Promise<void> {
-  const child = svc(args, env);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`svc ${args.join(' ')} exited with ${code}:\n${output}`);
-}
 
 if (!skipBrowserTests) {
   beforeAll(async () => {

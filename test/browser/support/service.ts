@@ -21,7 +21,8 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-function svc(args: string[], env: Record<string, string>): ChildProcess {
+/** A `svc` command as a child process, with the environment given on top of this one. */
+export function svc(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [join(repoRoot, 'bin/svc.js'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
@@ -29,7 +30,8 @@ function svc(args: string[], env: Record<string, string>): ChildProcess {
   });
 }
 
-async function run(args: string[], env: Record<string, string>): Promise<void> {
+/** Runs a `svc` command to its end; fails with its output unless it exits 0. */
+export async function run(args: string[], env: Record<string, string>): Promise<void> {
   const child = svc(args, env);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
