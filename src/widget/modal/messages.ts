@@ -19,6 +19,17 @@ export interface Messages {
   loading: string;
   required: string;
   problem: string;
+  editAccount: string;
+  save: string;
+  saved: string;
+  changeEmail: string;
+  newEmail: string;
+  currentPassword: string;
+  changePassword: string;
+  newPassword: string;
+  paymentMethod: string;
+  noCard: string;
+  saveCard: string;
   plans: string;
   choose: string;
   signUp: string;
@@ -68,6 +79,17 @@ const en: Messages = {
   loading: 'Loading…',
   required: 'required',
   problem: 'Something went wrong',
+  editAccount: 'Edit your details',
+  save: 'Save',
+  saved: 'Saved.',
+  changeEmail: 'Change e-mail',
+  newEmail: 'New e-mail',
+  currentPassword: 'Current password',
+  changePassword: 'Change password',
+  newPassword: 'New password',
+  paymentMethod: 'Payment method',
+  noCard: 'No card is saved.',
+  saveCard: 'Save card',
   plans: 'Plans',
   choose: 'Choose',
   signUp: 'Sign up',
@@ -122,6 +144,17 @@ const de: Messages = {
   loading: 'Wird geladen …',
   required: 'Pflichtfeld',
   problem: 'Etwas ist schiefgelaufen',
+  editAccount: 'Angaben bearbeiten',
+  save: 'Speichern',
+  saved: 'Gespeichert.',
+  changeEmail: 'E-Mail ändern',
+  newEmail: 'Neue E-Mail',
+  currentPassword: 'Aktuelles Passwort',
+  changePassword: 'Passwort ändern',
+  newPassword: 'Neues Passwort',
+  paymentMethod: 'Zahlungsmethode',
+  noCard: 'Keine Karte gespeichert.',
+  saveCard: 'Karte speichern',
   plans: 'Tarife',
   choose: 'Auswählen',
   signUp: 'Jetzt buchen',

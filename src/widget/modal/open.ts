@@ -5,6 +5,7 @@ import type { ModalHost, OpenModal } from './host';
 import { messagesFor } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
 import { accountScreen } from './screens/account';
+import { accountEditScreen, emailChangeScreen, passwordChangeScreen, paymentMethodScreen } from './screens/account-forms';
 import { loginScreen } from './screens/login';
 import { invoicesScreen } from './screens/invoices';
 import { membershipsScreen } from './screens/memberships';
@@ -22,6 +23,10 @@ const SCREENS: Screens = {
   planSignup: planSignupScreen,
   memberships: membershipsScreen,
   invoices: invoicesScreen,
+  accountEdit: accountEditScreen,
+  emailChange: emailChangeScreen,
+  passwordChange: passwordChangeScreen,
+  paymentMethod: paymentMethodScreen,
 };
 
 /**
@@ -50,6 +55,15 @@ export function screenFor(route: Route, loggedIn: boolean): Screen | null {
       return loggedIn ? membershipsScreen : loginScreen(membershipsScreen);
     case 'invoices':
       return loggedIn ? invoicesScreen : loginScreen(invoicesScreen);
+    // These screens ask for a login themselves ("log in first", then back to them).
+    case 'accountEdit':
+      return accountEditScreen;
+    case 'emailChange':
+      return emailChangeScreen;
+    case 'passwordChange':
+      return passwordChangeScreen;
+    case 'paymentMethod':
+      return paymentMethodScreen;
     default:
       return null;
   }

@@ -31,6 +31,10 @@ export interface Screens {
   planSignup(publicId: string): Screen;
   memberships: Screen;
   invoices: Screen;
+  accountEdit: Screen;
+  emailChange: Screen;
+  passwordChange: Screen;
+  paymentMethod: Screen;
 }
 
 /** Replaces the body with `nodes` under a new title, and moves focus to its first control. */

@@ -251,10 +251,6 @@ test('sign_out, logged out: nothing happens (no request, no event beyond start-u
 // Paths without a screen yet, and paths that are no route
 
 test.each([
-  '/member/account/edit',
-  '/member/account/email_change',
-  '/member/account/password_change',
-  '/member/payment_method/update',
   '/content/42',
   '/content/42/popup',
 ])('%s: one warning that it has no screen in this version; nothing opens', async (path) => {

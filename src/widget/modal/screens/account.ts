@@ -16,6 +16,10 @@ export function accountScreen(ctx: ScreenContext): void {
       [t.memberships, ctx.screens.memberships],
       [t.invoices, ctx.screens.invoices],
       [t.plans, ctx.screens.plans],
+      [t.editAccount, ctx.screens.accountEdit],
+      [t.changeEmail, ctx.screens.emailChange],
+      [t.changePassword, ctx.screens.passwordChange],
+      [t.paymentMethod, ctx.screens.paymentMethod],
     ] as const
   ).map(([label, screen]) => {
     const link = el(doc, 'button', { type: 'button', class: 'link' }, label);

@@ -1,6 +1,7 @@
-import type { SignupFieldDefinition, SignupFieldValue } from '../../../contract/member';
+import type { SignupFieldValue } from '../../../contract/member';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
+import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
 
 /** Create an account with the site's custom sign-up fields; then `next`, or the dialog closes. */
@@ -41,35 +42,3 @@ export function registerScreen(next?: Screen): Screen {
   };
 }
 
-/** `customFields.<id>`: the path the service names in its errors, so they land next to the field. */
-const nameOf = (field: SignupFieldDefinition) => `customFields.${field.id}`;
-
-function customField(ctx: ScreenContext, field: SignupFieldDefinition): HTMLElement {
-  const { doc, t } = ctx;
-  const name = nameOf(field);
-  const required: Record<string, string> = field.required ? { required: '' } : {};
-  const label = field.required ? `${field.label} (${t.required})` : field.label;
-  switch (field.type) {
-    case 'text':
-      return labelled(doc, label, input(doc, name, 'text', required));
-    case 'textarea':
-      return labelled(doc, label, el(doc, 'textarea', { name, ...required }));
-    case 'checkbox':
-      return labelled(doc, label, input(doc, name, 'checkbox', required));
-    case 'select':
-    case 'multiple-select': {
-      const multiple = field.type === 'multiple-select';
-      const options = (field.options ?? []).map((o) => el(doc, 'option', { value: o.value }, o.label));
-      const select = el(doc, 'select', { name, ...required, ...(multiple && { multiple: '' }) }, multiple ? null : el(doc, 'option', { value: '' }, '—'), ...options);
-      return labelled(doc, label, select);
-    }
-  }
-}
-
-function readCustom(form: HTMLFormElement, field: SignupFieldDefinition): SignupFieldValue | undefined {
-  const control = form.elements.namedItem(nameOf(field));
-  if (field.type === 'checkbox') return (control as HTMLInputElement).checked;
-  if (field.type === 'multiple-select') return [...(control as HTMLSelectElement).selectedOptions].map((o) => o.value);
-  const value = (control as HTMLInputElement).value;
-  return value === '' ? undefined : value;
-}

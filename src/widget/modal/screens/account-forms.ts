@@ -1,0 +1,102 @@
+import type { MemberInfo, SavedCard, SignupFieldValue } from '../../../contract/member';
+import { render, type Screen, type ScreenContext } from '../screen';
+import { el, input, labelled } from '../ui';
+import { customField, readCustom } from './custom-fields';
+import { actionForm, valueOf } from './form';
+
+/** A screen for the logged-in member only: logged out, it is "log in first". */
+const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => void | Promise<void>): Screen => {
+  const guarded: Screen = (ctx) => {
+    const member = ctx.host.member();
+    return member ? screen(ctx, member) : ctx.show(ctx.screens.login(guarded));
+  };
+  return guarded;
+};
+
+/** After a change: the account screen, which shows it. */
+const done = async (ctx: ScreenContext) => {
+  await ctx.host.refresh();
+  ctx.show(ctx.screens.account);
+};
+
+/** Names and custom fields (PATCH /me); an emptied optional field is cleared. */
+export const accountEditScreen: Screen = forMember((ctx, member) => {
+  const { doc, t, config } = ctx;
+  const current = new Map(member.customSignupFields.map((f) => [f.id, f.value]));
+  const form = actionForm(
+    ctx,
+    t.save,
+    [
+      labelled(doc, t.firstName, input(doc, 'firstName', 'text', { autocomplete: 'given-name', value: member.firstName })),
+      labelled(doc, t.lastName, input(doc, 'lastName', 'text', { autocomplete: 'family-name', value: member.lastName })),
+      ...config.signupFields.map((field) => customField(ctx, field, current.get(field.id))),
+    ],
+    async (f) => {
+      const customFields: Record<string, SignupFieldValue> = {};
+      for (const field of config.signupFields) customFields[field.id] = readCustom(f, field) ?? '';
+      await ctx.host.call('PATCH', '/me', { firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields });
+      await done(ctx);
+    },
+  );
+  render(ctx, t.editAccount, form);
+});
+
+/** PUT /me/email, confirmed with the current password. */
+export const emailChangeScreen: Screen = forMember((ctx, member) => {
+  const { doc, t } = ctx;
+  const form = actionForm(
+    ctx,
+    t.save,
+    [
+      labelled(doc, t.newEmail, input(doc, 'email', 'email', { autocomplete: 'email', required: '', value: member.email })),
+      labelled(doc, t.currentPassword, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
+    ],
+    async (f) => {
+      await ctx.host.call('PUT', '/me/email', { email: valueOf(f, 'email'), password: valueOf(f, 'password') });
+      await done(ctx);
+    },
+  );
+  render(ctx, t.changeEmail, form);
+});
+
+/** PUT /me/password: the member's other sessions are signed out by the service. */
+export const passwordChangeScreen: Screen = forMember((ctx) => {
+  const { doc, t } = ctx;
+  const form = actionForm(
+    ctx,
+    t.save,
+    [
+      labelled(doc, t.currentPassword, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
+      labelled(doc, t.newPassword, input(doc, 'newPassword', 'password', { autocomplete: 'new-password', required: '', minlength: '8' })),
+    ],
+    async (f) => {
+      await ctx.host.call('PUT', '/me/password', { password: valueOf(f, 'password'), newPassword: valueOf(f, 'newPassword') });
+      ctx.show(ctx.screens.account);
+    },
+  );
+  render(ctx, t.changePassword, form);
+});
+
+/** The saved card (GET /payment-method) and a form to replace it (PUT). */
+export const paymentMethodScreen: Screen = forMember(async (ctx) => {
+  const { doc, t, host } = ctx;
+  const saved = await host.call<SavedCard>('GET', '/payment-method').catch(() => null);
+  const status = el(doc, 'p', { role: 'status' }, saved ? `${saved.brand} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
+  const form = actionForm(
+    ctx,
+    t.saveCard,
+    [
+      labelled(doc, t.cardNumber, input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', required: '' })),
+      labelled(doc, t.cardExpiry, input(doc, 'cardExpiry', 'text', { autocomplete: 'cc-exp', placeholder: 'MM/YY', required: '' })),
+      labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', required: '' })),
+    ],
+    async (f) => {
+      const card = await host.call<SavedCard>('PUT', '/payment-method', {
+        cardNumber: valueOf(f, 'cardNumber'), cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc'),
+      });
+      status.textContent = `${t.saved} ${card.brand} •••• ${card.last4}`;
+      f.reset();
+    },
+  );
+  render(ctx, t.paymentMethod, status, form);
+});
