@@ -53,9 +53,13 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
 }
 
 /**
- * A membership still stored as `active` past its expiry date is reported `expired`: the widget
- * grants content by status (docs/decisions/0012), and no background job has to run on time.
+ * A membership still stored as `active` past its expiry date is `expired`: the widget grants
+ * content by status (docs/decisions/0012), and no background job has to run on time.
  */
+export function membershipStatus(m: MembershipRecord, now: number): MembershipRecord['status'] {
+  return m.status === 'active' && m.expiresAt !== undefined && m.expiresAt <= now ? 'expired' : m.status;
+}
+
 export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number): Membership {
   const home = `https://${site.domain}/`;
   const recurring = m.type === 'subscription' || m.type === 'multiPayment';
@@ -66,7 +70,7 @@ export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: 
     name: plan.name,
     type: WIDGET_TYPES[m.type],
     createdAt: iso(m.createdAt),
-    status: m.status === 'active' && m.expiresAt !== undefined && m.expiresAt <= now ? 'expired' : m.status,
+    status: membershipStatus(m, now),
     ...(m.expiresAt !== undefined && m.type !== 'subscription' && { expiresOn: iso(m.expiresAt) }),
     ...(m.cancelsAt !== undefined && m.type === 'subscription' && { cancelsOn: iso(m.cancelsAt) }),
     ...(m.billingPeriodEnd !== undefined && recurring && { billingPeriodEnd: iso(m.billingPeriodEnd) }),

@@ -15,7 +15,7 @@ import { InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentP
 import type { MemberRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
-import { toWidgetMembership } from './member-info';
+import { membershipStatus, toWidgetMembership } from './member-info';
 
 export interface BillingDeps {
   store: Store;
@@ -79,7 +79,7 @@ export async function signUpToPlan(
   const { store, clock, processor } = deps;
   const now = clock();
   const running = (await store.listMembershipsOfMember(site.id, member.id)).find(
-    (m) => m.planId === plan.id && m.status === 'active' && !(m.expiresAt !== undefined && m.expiresAt <= now),
+    (m) => m.planId === plan.id && membershipStatus(m, now) === 'active',
   );
   if (running) {
     throw MemberError.of(409, 'alreadyMember', `You are on ${plan.name} already: its content is at ${plan.contentUrl ?? `https://${site.domain}/`}`, 'planPublicId');
