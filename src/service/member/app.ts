@@ -17,7 +17,7 @@ import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
 import { accountRoutes } from './account-routes';
 import { billingRoutes } from './billing-routes';
-import { toPlanOffer } from './plan-offers';
+import { findOpenPlan, openPlans, toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
 import { authenticate, closeSession, openSession } from './sessions';
@@ -174,15 +174,13 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
   accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
   billingRoutes(app, { store, clock, processor, authenticate: member });
 
-  // The plans a visitor may sign up to: listed ones are public; any enabled one opens by its link.
-  const enabledPlans = async (site: SiteRecord) =>
-    (await store.listPlans(site.id, { statuses: ['enabled'] }, { limit: 1000 })).items;
+  // The plans a visitor may sign up to: listed ones are public; any open one opens by its link.
   app.get('/sites/:subdomain/plans', async (c) => {
     const now = clock();
-    return jsonResponse((await enabledPlans(c.get('site'))).filter((p) => p.isPublic).map((p) => toPlanOffer(p, now)));
+    return jsonResponse((await openPlans(store, c.get('site').id)).filter((p) => p.isPublic).map((p) => toPlanOffer(p, now)));
   });
   app.get('/sites/:subdomain/plans/:publicId', async (c) => {
-    const plan = (await enabledPlans(c.get('site'))).find((p) => p.publicId === c.req.param('publicId'));
+    const plan = await findOpenPlan(store, c.get('site').id, c.req.param('publicId'));
     if (!plan) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'publicId');
     return jsonResponse(toPlanOffer(plan, clock()));
   });

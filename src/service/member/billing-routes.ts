@@ -10,6 +10,7 @@ import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store
 import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
+import { findOpenPlan } from './plan-offers';
 import { readCard, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
 
@@ -33,8 +34,7 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
       throw MemberError.of(400, 'invalidField', 'Name the plan by its public id', 'planPublicId');
     }
     const card = readCard(body);
-    const plans = (await store.listPlans(site.id, { statuses: ['enabled'] }, { limit: 1000 })).items;
-    const plan = plans.find((p) => p.publicId === body.planPublicId);
+    const plan = await findOpenPlan(store, site.id, body.planPublicId);
     if (!plan) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'planPublicId');
     const detail = await signUpToPlan(deps, site, member, plan, { planPublicId: plan.publicId, ...(card && { card }) });
     return jsonResponse(detail, 201, NO_STORE);

@@ -2,6 +2,7 @@
 import type { PlanOffer } from '../../contract/member';
 import { quotePlan } from '../billing/quote';
 import type { PlanRecord } from '../store/records';
+import type { Store } from '../store/store';
 import { WIDGET_TYPES } from './member-info';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -35,4 +36,14 @@ export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
     ...(quote.billingPeriodEnd !== undefined && { billingPeriodEnd: iso(quote.billingPeriodEnd) }),
     ...(quote.billingDate && { billingDate: quote.billingDate }),
   };
+}
+
+/** The plans open for sign-up: enabled ones (listed or not; a sign-up link may name an unlisted one). */
+export async function openPlans(store: Store, siteId: number): Promise<PlanRecord[]> {
+  return (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items;
+}
+
+/** The open plan with that public id, or undefined. */
+export async function findOpenPlan(store: Store, siteId: number, publicId: string): Promise<PlanRecord | undefined> {
+  return (await openPlans(store, siteId)).find((p) => p.publicId === publicId);
 }
