@@ -35,16 +35,11 @@ export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, de
   /** The member's current password, or a 401 invalidCredentials counted as a failed sign-in. */
   const confirmPassword = async (site: SiteRecord, member: MemberRecord, password: string) => {
     const key = `${site.id}\n${member.email}`;
-    const wait = throttle.retryAfterSeconds(key, clock());
-    if (wait > 0) {
-      throw MemberError.of(429, 'rateLimited', `Too many wrong passwords; try again in ${wait} s`, 'password', { 'retry-after': String(wait) });
-    }
+    throttle.refuseWhileThrottled(key, clock(), 'password');
     const hash = (await store.findMemberLogin(site.id, member.email))?.passwordHash;
-    if (!hash || !(await passwords.verify(password, hash))) {
-      throttle.recordFailure(key, clock());
-      throw MemberError.of(401, 'invalidCredentials', 'The current password is wrong', 'password');
-    }
-    throttle.recordSuccess(key);
+    const valid = !!hash && (await passwords.verify(password, hash));
+    throttle.count(key, valid, clock());
+    if (!valid) throw MemberError.of(401, 'invalidCredentials', 'The current password is wrong', 'password');
   };
 
   app.patch('/sites/:subdomain/me', async (c) => {

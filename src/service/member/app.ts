@@ -123,19 +123,12 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
     if (problems.length > 0) throw MemberError.fields(problems);
 
     const key = `${site.id}\n${email}`;
-    const wait = throttle.retryAfterSeconds(key, clock());
-    if (wait > 0) {
-      throw MemberError.of(429, 'rateLimited', `Too many failed sign-ins for this e-mail; try again in ${wait} s`, 'base', {
-        'retry-after': String(wait),
-      });
-    }
+    throttle.refuseWhileThrottled(key, clock(), 'base');
     const login = await store.findMemberLogin(site.id, email);
     const valid = await passwords.verify(password, login?.passwordHash ?? (await decoy()));
-    if (!login || !login.passwordHash || !valid) {
-      throttle.recordFailure(key, clock());
-      throw MemberError.of(401, 'invalidCredentials', 'The e-mail or the password is wrong');
-    }
-    throttle.recordSuccess(key);
+    const signedIn = !!login?.passwordHash && valid;
+    throttle.count(key, signedIn, clock());
+    if (!login || !signedIn) throw MemberError.of(401, 'invalidCredentials', 'The e-mail or the password is wrong');
     if (login.status === 'blocked') throw MemberError.of(403, 'memberBlocked', 'This account is blocked; contact the site');
     await recordEvent(site, login.memberId, 'login');
     return sessionAnswer(site, (await store.getMember(site.id, login.memberId))!, 201);

@@ -5,6 +5,8 @@
  * before the password is hashed, so a throttled guess costs the server nothing.
  * Kept in memory: one process serves a site (docs/decisions/0008).
  */
+import { MemberError } from './errors';
+
 export const MAX_FAILURES = 5;
 export const WINDOW_MS = 15 * 60_000;
 const MAX_TRACKED = 100_000;
@@ -19,6 +21,25 @@ export class SignInThrottle {
     if (!times || times.length < MAX_FAILURES) return 0;
     const until = times[0]! + WINDOW_MS;
     return until > now ? Math.ceil((until - now) / 1000) : 0;
+  }
+
+  /**
+   * Throws 429 `rateLimited` (with `Retry-After`; `path` names the field) while the key is
+   * throttled. Sign-in and the account routes that ask for the current password both call it.
+   */
+  refuseWhileThrottled(key: string, now: number, path: string): void {
+    const wait = this.retryAfterSeconds(key, now);
+    if (wait > 0) {
+      throw MemberError.of(429, 'rateLimited', `Too many failed attempts for this e-mail; try again in ${wait} s`, path, {
+        'retry-after': String(wait),
+      });
+    }
+  }
+
+  /** Counts the outcome of a password check: a failure is recorded, a success clears the record. */
+  count(key: string, valid: boolean, now: number): void {
+    if (valid) this.recordSuccess(key);
+    else this.recordFailure(key, now);
   }
 
   recordFailure(key: string, now: number): void {
