@@ -1,5 +1,4 @@
 import type { SiteConfig } from '../contract/member';
-import type { ApiRequest } from './api-client';
 import { log } from './diagnostics';
 import type { KeyValueStore } from './storage';
 
@@ -23,7 +22,7 @@ export interface CheckboxLabels {
   _loaded: () => void;
 }
 
-export function checkboxLabels(request: ApiRequest, storage: KeyValueStore, key: string): CheckboxLabels {
+export function checkboxLabels(loadConfig: () => Promise<SiteConfig>, storage: KeyValueStore, key: string): CheckboxLabels {
   let labels: Labels | null = null;
   let fetching = false;
   const take = (fresh: Labels): void => {
@@ -34,7 +33,7 @@ export function checkboxLabels(request: ApiRequest, storage: KeyValueStore, key:
   const fetchLabels = (): void => {
     if (fetching) return;
     fetching = true;
-    request<SiteConfig>('GET', '/config').then(
+    loadConfig().then(
       ({ checkboxLabels: fresh }) => {
         const pair: Labels = fresh && typeof fresh.yes === 'string' && typeof fresh.no === 'string' ? [fresh.yes, fresh.no] : ENGLISH;
         storage._set(key, JSON.stringify([...pair, Date.now()]));

@@ -9,6 +9,7 @@ import { modalHost, openRoute } from './router/open-route';
 import { takeSvcopen } from './router/svcopen';
 import { installApi } from './service-api';
 import { Session } from './session';
+import { siteConfigLoader } from './site-config';
 import { openStorage } from './storage';
 import { storageTokenStore } from './token-store';
 import { watchSession } from './watchers';
@@ -48,7 +49,8 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
       )
     : storageTokenStore(storage, keys[0]);
   const session = new Session(win.document, request, tokens, memberCache(storage, keys[1]));
-  const labels = checkboxLabels(request, storage, `svc:${subdomain}:labels`);
+  const loadConfig = siteConfigLoader(request);
+  const labels = checkboxLabels(loadConfig, storage, `svc:${subdomain}:labels`);
   const { _functions: functions, _uninstall: uninstall } = installApi(target, session);
   const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
   // The stored login first, then the page drawn for it: both before the browser's next paint.
@@ -57,7 +59,7 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
   session._changed = labels._loaded = () => engine._render();
   engine._start();
   const svcopen = takeSvcopen(win);
-  const host = modalHost(session, functions, request);
+  const host = modalHost(session, functions, loadConfig);
   const loadModal = modalLoader(win.document, `${apiOrigin}/scripts/widgets-modal.js`);
   let stopped = false;
   void session._start().then(() => {

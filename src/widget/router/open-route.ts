@@ -1,5 +1,4 @@
 import type { MemberInfo, SiteConfig } from '../../contract/member';
-import type { ApiRequest } from '../api-client';
 import { dispatchConversion } from '../conversion';
 import { clone, stringify } from '../json';
 import type { ModalHost, OpenModal } from '../modal/host';
@@ -7,8 +6,7 @@ import type { Functions } from '../service-api';
 import type { Session } from '../session';
 
 /** The runtime's side of the modal: what the screens may use, with plain names (host.ts). */
-export function modalHost(session: Session, functions: Functions, request: ApiRequest): ModalHost {
-  let config: Promise<SiteConfig> | undefined;
+export function modalHost(session: Session, functions: Functions, config: () => Promise<SiteConfig>): ModalHost {
   // Always a new request: one already under way may have left before the change it must show.
   const refresh = async () => session._apply(await session._call<MemberInfo>('GET', '/me'));
   return {
@@ -23,11 +21,7 @@ export function modalHost(session: Session, functions: Functions, request: ApiRe
       await refresh();
     },
     refresh,
-    config: () =>
-      (config ??= request<SiteConfig>('GET', '/config').catch((error: Error) => {
-        config = undefined; // a failure is not kept: the next open asks again
-        throw error;
-      })),
+    config,
   };
 }
 

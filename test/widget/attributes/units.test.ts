@@ -2,6 +2,7 @@
 /** The attribute engine's parts on their own: criteria, the checkbox labels, the element observer. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { MemberInfo, Membership, WidgetPlanType } from '../../../src/contract/member';
+import type { SiteConfig } from '../../../src/contract/member';
 import type { ApiRequest } from '../../../src/widget/api-client';
 import { parseCriterion } from '../../../src/widget/attributes/criteria';
 import { ElementObserver, type ElementObserverDelegate } from '../../../src/widget/attributes/element-observer';
@@ -131,13 +132,15 @@ function fakeRequest() {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** What the widget passes in: GET /config through the request function. */
+const configFrom = (request: ApiRequest) => () => request<SiteConfig>('GET', '/config');
 const KEY = 'svc:demo:labels';
 const stored = (yes: string, no: string, savedAt: number) => JSON.stringify([yes, no, savedAt]);
 
 test('checkboxLabels: nothing stored: null, one GET /config, then its labels, stored, and _loaded once', async () => {
   const { request, calls } = fakeRequest();
   const store = memoryStore();
-  const labels = checkboxLabels(request, store, KEY);
+  const labels = checkboxLabels(configFrom(request), store, KEY);
   const loaded = vi.fn();
   labels._loaded = loaded;
   expect(labels._get()).toBeNull();
@@ -155,7 +158,7 @@ test('checkboxLabels: nothing stored: null, one GET /config, then its labels, st
 
 test('checkboxLabels: fresh stored labels are answered at once, with no request', () => {
   const { request, calls } = fakeRequest();
-  const labels = checkboxLabels(request, memoryStore({ [KEY]: stored('Oui', 'Non', Date.now() - LABELS_MAX_AGE_MS + 60_000) }), KEY);
+  const labels = checkboxLabels(configFrom(request), memoryStore({ [KEY]: stored('Oui', 'Non', Date.now() - LABELS_MAX_AGE_MS + 60_000) }), KEY);
   expect(labels._get()).toEqual(['Oui', 'Non']);
   expect(labels._get()).toEqual(['Oui', 'Non']);
   expect(calls).toHaveLength(0);
@@ -164,7 +167,7 @@ test('checkboxLabels: fresh stored labels are answered at once, with no request'
 test('checkboxLabels: stale stored labels are answered at once and fetched again, once', async () => {
   const { request, calls } = fakeRequest();
   const store = memoryStore({ [KEY]: stored('Oui', 'Non', Date.now() - LABELS_MAX_AGE_MS - 60_000) });
-  const labels = checkboxLabels(request, store, KEY);
+  const labels = checkboxLabels(configFrom(request), store, KEY);
   const loaded = vi.fn();
   labels._loaded = loaded;
   expect(labels._get()).toEqual(['Oui', 'Non']);
@@ -180,7 +183,7 @@ test('checkboxLabels: stale stored labels are answered at once and fetched again
 
 test('checkboxLabels: another site’s key is not read', () => {
   const { request, calls } = fakeRequest();
-  const labels = checkboxLabels(request, memoryStore({ 'svc:other:labels': stored('Ja', 'Nein', Date.now()) }), KEY);
+  const labels = checkboxLabels(configFrom(request), memoryStore({ 'svc:other:labels': stored('Ja', 'Nein', Date.now()) }), KEY);
   expect(labels._get()).toBeNull();
   expect(calls).toHaveLength(1);
 });
@@ -188,7 +191,7 @@ test('checkboxLabels: another site’s key is not read', () => {
 test('checkboxLabels: an unreadable stored value is fetched again', () => {
   for (const bad of ['not json', '"Ja"', '["Ja", "Nein"]', '["Ja", 2, 3]', '[1, 2, 3]', '{"yes":"Ja","no":"Nein"}', 'null']) {
     const { request, calls } = fakeRequest();
-    const labels = checkboxLabels(request, memoryStore({ [KEY]: bad }), KEY);
+    const labels = checkboxLabels(configFrom(request), memoryStore({ [KEY]: bad }), KEY);
     expect(labels._get(), bad).toBeNull();
     expect(calls, bad).toHaveLength(1);
   }
@@ -198,7 +201,7 @@ test('checkboxLabels: a failed fetch makes them English, warns once, and is not 
   const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   const { request, calls } = fakeRequest();
   const store = memoryStore();
-  const labels = checkboxLabels(request, store, KEY);
+  const labels = checkboxLabels(configFrom(request), store, KEY);
   const loaded = vi.fn();
   labels._loaded = loaded;
   expect(labels._get()).toBeNull();
@@ -216,7 +219,7 @@ test('checkboxLabels: a failed fetch makes them English, warns once, and is not 
 test('checkboxLabels: a failed refetch of stale labels keeps the stored ones', async () => {
   vi.spyOn(console, 'warn').mockImplementation(() => undefined);
   const { request, calls } = fakeRequest();
-  const labels = checkboxLabels(request, memoryStore({ [KEY]: stored('Ja', 'Nein', 0) }), KEY);
+  const labels = checkboxLabels(configFrom(request), memoryStore({ [KEY]: stored('Ja', 'Nein', 0) }), KEY);
   const loaded = vi.fn();
   labels._loaded = loaded;
   expect(labels._get()).toEqual(['Ja', 'Nein']);

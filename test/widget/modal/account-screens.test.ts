@@ -102,3 +102,11 @@ test.each(['Edit your details', 'Change e-mail', 'Change password', 'Payment met
   m.button(title).click();
   await waitForScreen(title);
 });
+
+test('one GET /config serves the screen and, later, the page’s checkbox labels', async () => {
+  const h = await svcopen('/member/account/edit', GRACE);
+  await waitForScreen('Edit your details');
+  document.body.insertAdjacentHTML('beforeend', `<span id="terms" data-svc-member-info="customSignupField${h.mock.sites[0]!.fieldIds.terms}"></span>`);
+  await waitFor(() => expect(document.getElementById('terms')!.textContent).toBe('Yes'));
+  expect(h.requests('GET', '/config')).toBe(1);
+});
