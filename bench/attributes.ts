@@ -45,7 +45,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getRequestListener } from '@hono/node-server';
-import { chromium } from 'playwright-core';
+import { launchHeadlessChromium } from '../scripts/lib/chromium';
 import { createMockApp } from '../mock-server/app';
 import { DEMO_FIXTURE } from '../mock-server/fixtures';
 import { ensureBuild } from '../scripts/lib/ensure-build';
@@ -477,19 +477,7 @@ async function main(): Promise<number> {
   const ada = await session('ada');
   const grace = await session('grace');
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--no-proxy-server',
-    ],
-  });
+  const browser = await launchHeadlessChromium();
   try {
     const context = await browser.newContext(); // a fresh profile: playwright's temporary user-data-dir
     const page = await context.newPage();

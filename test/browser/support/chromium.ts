@@ -3,9 +3,8 @@
  * fails the suite under CI=true and skips it, loudly, elsewhere.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-
-export const CHROMIUM = '/usr/bin/chromium';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchHeadlessChromium } from '../../../scripts/lib/chromium';
 
 /** Hosts the tests use, all answered by 127.0.0.1: the site's subdomains and an outsider. */
 export const SITE_DOMAIN = 'shop.example';
@@ -36,19 +35,5 @@ if (skipBrowserTests) {
  */
 export async function launchChromium(): Promise<Browser> {
   if (!present) throw new Error(`${CHROMIUM} is missing and CI=true: the real-browser suite must run, install chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      // Never a proxy, whatever the environment says: every host here is on this machine.
-      '--no-proxy-server',
-      `--host-resolver-rules=MAP *.${SITE_DOMAIN} 127.0.0.1, MAP ${OUTSIDE_HOST} 127.0.0.1`,
-    ],
-  });
+  return launchHeadlessChromium([`--host-resolver-rules=MAP *.${SITE_DOMAIN} 127.0.0.1, MAP ${OUTSIDE_HOST} 127.0.0.1`]);
 }
