@@ -3,6 +3,7 @@
  * data, no logic. Passwords are in clear here on purpose (they are the demo's); the loader
  * hashes them. The demo site mirrors what `svc serve` seeds, so examples read the same.
  */
+import type { ContentItemInput } from '../src/service/domain/content';
 import type { NewPlan, NewSignupField, NewSite } from '../src/service/store/records';
 
 /** Plans as the store keeps them, minus what the loader fills in. */
@@ -23,18 +24,29 @@ export interface FixtureMember {
   metadata?: Record<string, unknown>;
 }
 
+/** A content space: the plans (by key) that open it, and its items, each with a key. */
+export interface FixtureSpace {
+  name: string;
+  openedBy: string[];
+  items: (ContentItemInput & { key: string })[];
+}
+
 export interface FixtureSite {
   site: Omit<NewSite, 'createdAt'>;
   plans: FixturePlan[];
   signupFields: FixtureSignupField[];
   members: FixtureMember[];
+  library?: FixtureSpace[];
 }
 
 /** An instant tests may pin their clock to; fixture times are relative to the clock at load. */
 export const FIXTURE_NOW = Date.parse('2026-11-01T12:00:00Z');
 
 export const DEMO_FIXTURE: FixtureSite = {
-  site: { name: 'Demo Academy', subdomain: 'demo', domain: 'demo.localhost', defaultCurrency: 'usd', locale: 'en', adminApiEnabled: true },
+  site: {
+    name: 'Demo Academy', subdomain: 'demo', domain: 'demo.localhost', defaultCurrency: 'usd', locale: 'en', adminApiEnabled: true,
+    memberMenu: true, afterRegistration: { action: 'plans' },
+  },
   plans: [
     {
       key: 'community', publicId: 'community', name: 'Community', type: 'free', status: 'enabled', isPublic: true, colorCode: '#4f46e5',
@@ -81,6 +93,25 @@ export const DEMO_FIXTURE: FixtureSite = {
       plans: [], signupValues: { role: 'other', terms: true },
     },
     { key: 'mallory', email: 'mallory@demo.localhost', password: 'mallory-password', firstName: 'Mallory', status: 'blocked', plans: ['community'] },
+  ],
+  library: [
+    {
+      name: 'Getting started',
+      openedBy: ['community', 'lifetime', 'course', 'monthly'],
+      items: [
+        { key: 'welcome', name: 'Welcome', type: 'article', body: '<h3>Welcome</h3><p>Start with the <strong>tour</strong>.</p>' },
+        { key: 'tour', name: 'Tour of the library', type: 'video', url: 'https://demo.localhost/library/tour.mp4' },
+        { key: 'starterKit', name: 'Starter kit', type: 'file', url: 'https://demo.localhost/library/starter-kit.pdf' },
+      ],
+    },
+    {
+      name: 'Masterclasses',
+      openedBy: ['lifetime', 'course', 'monthly'],
+      items: [
+        { key: 'interview', name: 'Interview: ten years in', type: 'audio', url: 'https://demo.localhost/library/interview.mp3' },
+        { key: 'reading', name: 'Further reading', type: 'link', url: 'https://demo.localhost/reading' },
+      ],
+    },
   ],
 };
 

@@ -10,6 +10,7 @@ export interface LoadedSite {
   planIds: Record<string, number>;
   fieldIds: Record<string, number>;
   memberIds: Record<string, number>;
+  contentIds: Record<string, number>;
 }
 
 const DAY = 86_400_000;
@@ -71,5 +72,11 @@ async function loadSite(store: Store, passwords: PasswordHasher, fixture: Fixtur
     }
     if (member.metadata) await store.updateMemberMetadata(site.id, id, () => member.metadata as MemberMetadata);
   }
-  return { site, planIds, fieldIds, memberIds };
+  const contentIds: Record<string, number> = {};
+  for (const space of fixture.library ?? []) {
+    // Straight to the store, like the plans: the fixtures' rich text is written safe already.
+    const spaceId = await store.createContentSpace({ siteId: site.id, name: space.name, planIds: space.openedBy.map((key) => planIds[key]!) });
+    for (const { key, ...item } of space.items) contentIds[key] = await store.createContentNode({ siteId: site.id, spaceId, ...item });
+  }
+  return { site, planIds, fieldIds, memberIds, contentIds };
 }

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../src/service/store/store';
 import { accountUpdateTests } from './store-contract/account-updates';
+import { contentAccessTests } from './store-contract/content-access';
 import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
 import { type Ctx, newSite } from './store-contract/fixtures';
@@ -38,5 +39,6 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     accountUpdateTests(ctx);
     metadataTests(ctx);
     paymentTests(ctx);
+    contentAccessTests(ctx);
   });
 }

@@ -85,6 +85,41 @@ export interface SiteConfig {
   /** How a checkbox field reads as text in the site's language: "Yes" and "No" for `en`. */
   checkboxLabels: { yes: string; no: string };
   signupFields: SignupFieldDefinition[];
+  /** The site shows a member menu to a logged-in member where it would show the account screen. */
+  memberMenu: boolean;
+  /** What happens after registering with no plan named (spec 4.1, the svcopen table). */
+  afterRegistration: AfterRegistration;
+}
+
+/**
+ * The after-registration action, a site setting: `stay` closes the dialog on the page,
+ * `plans` offers the site's public plans, `redirect` sends the browser to `url`.
+ */
+export type AfterRegistration = { action: 'stay' } | { action: 'plans' } | { action: 'redirect'; url: string };
+
+export const CONTENT_VIEWS = ['download', 'popup'] as const;
+/** How protected content is shown: the browser fetches it, or the dialog shows it. */
+export type ContentViewingPreference = (typeof CONTENT_VIEWS)[number];
+
+/**
+ * GET /content/{contentId}?view=download|popup: a content item the member may see. `view` is
+ * the one used, which differs from the one asked for when the type supports only the other.
+ */
+export interface ContentItem {
+  id: number;
+  name: string;
+  type: 'article' | 'video' | 'audio' | 'file' | 'link';
+  space: { id: number; name: string };
+  view: ContentViewingPreference;
+  /** Where the file, recording or page is; absent on articles. */
+  url?: string;
+  /** An article's text: sanitized HTML. */
+  body?: string;
+}
+
+/** The detail of a 403 `noAccess` on GET /content/{contentId}: the public plans that open it. */
+export interface ContentAccessPlans {
+  plans: { publicId: string; name: string }[];
 }
 
 /** POST /member/v1/sites/{subdomain}/members. `customFields` is keyed by field id. */
@@ -140,6 +175,8 @@ export type MemberApiErrorCode =
   | 'paymentDeclined'
   /** Cancelling a membership that is not a running subscription. */
   | 'notCancellable'
+  /** Protected content the member's plans do not open. */
+  | 'noAccess'
   | 'internalError';
 
 /** Codes a widget promise can reject with: the service's, and the widget's own. */

@@ -54,6 +54,10 @@ test('bad arguments exit 2 with the usage lines and write nothing', async () => 
     ['sites', 'create', '--subdomain', 'ok', '--currency', 'euro'],
     ['sites', 'create', '--subdomain', 'ok', '--bogus', 'x'],
     ['sites', 'update', 'demo', '--admin-api', 'maybe'],
+    ['sites', 'update', 'demo'],
+    ['sites', 'update', 'demo', '--member-menu', 'yes'],
+    ['sites', 'update', 'demo', '--after-registration', 'somewhere'],
+    ['sites', 'update', 'demo', '--after-registration', 'javascript:alert(1)'],
     ['keys', 'create', '--site', 'x'],
     ['keys', 'create', '--site', 'x', '--scopes', 'read.everything'],
     ['keys', 'create', '--site', 'x', '--scopes', 'read.members', '--expires-in', '5y'],
@@ -101,6 +105,22 @@ test('sites update switches the Admin API off and on by subdomain or id', async 
   expect((await svc('sites', 'update', '1', '--admin-api', 'on')).code).toBe(0);
   expect((await inStore((s) => s.getSite(1)))?.adminApiEnabled).toBe(true);
   expect((await svc('sites', 'update', 'nope', '--admin-api', 'on')).code).toBe(1);
+});
+
+test('sites update sets the member menu and the after-registration action; a bad value changes nothing', async () => {
+  await svc('sites', 'create', '--subdomain', 'acme');
+  const on = await svc('sites', 'update', 'acme', '--member-menu', 'on', '--after-registration', 'plans');
+  expect(on.code).toBe(0);
+  expect(on.err).toContain('member menu on, after registration plans');
+  expect(await inStore((s) => s.getSite(1))).toMatchObject({ memberMenu: true, afterRegistration: { action: 'plans' }, adminApiEnabled: true });
+  expect((await svc('sites', 'update', 'acme', '--after-registration', 'https://acme.localhost/welcome')).code).toBe(0);
+  expect((await inStore((s) => s.getSite(1)))?.afterRegistration).toEqual({ action: 'redirect', url: 'https://acme.localhost/welcome' });
+  expect((await svc('sites', 'update', 'acme', '--member-menu', 'off', '--after-registration', 'ftp://x')).code).toBe(2);
+  expect(await inStore((s) => s.getSite(1))).toMatchObject({ memberMenu: true });
+  expect((await svc('sites', 'update', 'acme', '--member-menu', 'off', '--after-registration', 'stay')).code).toBe(0);
+  const site = await inStore((s) => s.getSite(1));
+  expect(site?.memberMenu).toBeUndefined();
+  expect(site?.afterRegistration).toEqual({ action: 'stay' });
 });
 
 test('seed creates the demo site, then grows it, printing counts as one JSON line', async () => {

@@ -4,7 +4,7 @@ import type { SiteConfig } from '../../src/contract/member';
 import { BASE, expectError, forEachStore, jsonOf } from './support';
 
 forEachStore((fresh) => {
-  test('config answers the site name, domain, currency, locale, its Yes and No, and the five sign-up fields with labels and options', async () => {
+  test('config answers the site name, domain, currency, locale, its Yes and No, the five sign-up fields with labels and options, and the member menu and after-registration settings', async () => {
     const ctx = await fresh();
     const f = ctx.demo.fieldIds;
     const config = await jsonOf<SiteConfig>(await ctx.request(`${BASE}/config`), 200);
@@ -28,6 +28,8 @@ forEachStore((fresh) => {
         },
         { id: f.terms, type: 'checkbox', label: 'I accept the terms', required: true },
       ],
+      memberMenu: true,
+      afterRegistration: { action: 'plans' },
     });
   });
 
@@ -35,6 +37,9 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const config = await jsonOf<SiteConfig>(await ctx.request('/member/v1/sites/other/config', { origin: null }), 200);
     expect(config).toMatchObject({ subdomain: 'other', name: 'Other Shop', domain: 'other.example', currency: 'eur', locale: 'de', checkboxLabels: { yes: 'Ja', no: 'Nein' }, signupFields: [] });
+    // A site that changed neither setting: no menu, and the dialog closes after registering.
+    expect(config.memberMenu).toBe(false);
+    expect(config.afterRegistration).toStrictEqual({ action: 'stay' });
   });
 
   test('config of an unknown subdomain is a 404 notFound JSON error body', async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createSite, findSite } from '../../service/domain/sites';
+import { createSite, findSite, parseAfterRegistration, SiteSettingError } from '../../service/domain/sites';
+import type { SiteRecord, SitePatch } from '../../service/store/records';
 import { systemClock } from '../../service/domain/clock';
 import { UsageError } from '../config';
 import type { Io } from '../io';
@@ -7,7 +8,7 @@ import { withStore } from '../store';
 
 export const SITES_USAGE = [
   'svc sites create --subdomain S [--name N] [--domain D] [--currency usd] [--locale en] [--db PATH]',
-  'svc sites update S --admin-api on|off [--db PATH]',
+  'svc sites update S [--admin-api on|off] [--member-menu on|off] [--after-registration stay|plans|URL] [--db PATH]',
 ];
 
 export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
@@ -36,11 +37,34 @@ export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
-      options: { 'admin-api': { type: 'string' }, db: { type: 'string' } },
+      options: {
+        'admin-api': { type: 'string' },
+        'member-menu': { type: 'string' },
+        'after-registration': { type: 'string' },
+        db: { type: 'string' },
+      },
     });
-    const toggle = values['admin-api'];
-    if (positionals.length !== 1 || (toggle !== 'on' && toggle !== 'off')) {
-      throw new UsageError('sites update takes one site (id or subdomain) and --admin-api on|off');
+    const patch: SitePatch = {};
+    const toggle = (option: 'admin-api' | 'member-menu'): boolean | undefined => {
+      const value = values[option];
+      if (value === undefined) return undefined;
+      if (value !== 'on' && value !== 'off') throw new UsageError(`--${option} takes on or off`);
+      return value === 'on';
+    };
+    const adminApi = toggle('admin-api');
+    const memberMenu = toggle('member-menu');
+    if (adminApi !== undefined) patch.adminApiEnabled = adminApi;
+    if (memberMenu !== undefined) patch.memberMenu = memberMenu;
+    if (values['after-registration'] !== undefined) {
+      try {
+        patch.afterRegistration = parseAfterRegistration(values['after-registration']);
+      } catch (error) {
+        if (error instanceof SiteSettingError) throw new UsageError(error.message);
+        throw error;
+      }
+    }
+    if (positionals.length !== 1 || Object.keys(patch).length === 0) {
+      throw new UsageError('sites update takes one site (id or subdomain) and at least one setting to change');
     }
     return withStore(values.db, env, async (store) => {
       const site = await findSite(store, positionals[0]!);
@@ -48,10 +72,18 @@ export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: I
         io.err(`no site ${positionals[0]}`);
         return 1;
       }
-      await store.updateSite(site.id, { adminApiEnabled: toggle === 'on' });
-      io.err(`Admin API ${toggle} for site ${site.subdomain}`);
+      const updated = (await store.updateSite(site.id, patch))!;
+      io.err(
+        `site ${updated.subdomain}: Admin API ${updated.adminApiEnabled ? 'on' : 'off'}, member menu ${updated.memberMenu ? 'on' : 'off'}, ` +
+          `after registration ${describeAfterRegistration(updated)}`,
+      );
       return 0;
     });
   }
   throw new UsageError(`unknown sites action ${action ?? '(none)'}`);
+}
+
+function describeAfterRegistration(site: SiteRecord): string {
+  const action = site.afterRegistration ?? { action: 'stay' };
+  return action.action === 'redirect' ? `go to ${action.url}` : action.action;
 }

@@ -1,5 +1,6 @@
 /** Creating and changing sites: the rules for subdomain, domain, currency and locale. */
 import { z } from 'zod';
+import type { AfterRegistration } from '../../contract/member';
 import type { Store } from '../store/store';
 import type { SiteRecord } from '../store/records';
 import type { Clock } from './clock';
@@ -44,6 +45,28 @@ export async function createSite(store: Store, clock: Clock, input: SiteInput): 
     adminApiEnabled: true,
     createdAt: clock(),
   });
+}
+
+/**
+ * The after-registration action as the CLI takes it: `stay`, `plans`, or an http(s) address to
+ * send the new member to.
+ */
+export function parseAfterRegistration(text: string): AfterRegistration {
+  if (text === 'stay' || text === 'plans') return { action: text };
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new SiteSettingError('the after-registration action is stay, plans, or an http(s) address to go to');
+  }
+  return { action: 'redirect', url: url.href };
+}
+
+export class SiteSettingError extends Error {
+  override readonly name = 'SiteSettingError';
 }
 
 /** Finds a site by numeric id or by subdomain, as the CLI accepts either. */

@@ -17,6 +17,7 @@ import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
 import { accountRoutes } from './account-routes';
 import { billingRoutes } from './billing-routes';
+import { contentRoutes } from './content-routes';
 import { findOpenPlan, openPlans, toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
@@ -92,6 +93,8 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
       locale: site.locale,
       checkboxLabels: checkboxLabels(site.locale),
       signupFields: (await store.listSignupFields(site.id)).map(toFieldDefinition),
+      memberMenu: site.memberMenu ?? false,
+      afterRegistration: site.afterRegistration ?? { action: 'stay' },
     };
     return jsonResponse(body);
   });
@@ -166,6 +169,7 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
 
   accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
   billingRoutes(app, { store, clock, processor, authenticate: member });
+  contentRoutes(app, { store, clock, authenticate: member });
 
   // The plans a visitor may sign up to: listed ones are public; any open one opens by its link.
   app.get('/sites/:subdomain/plans', async (c) => {
@@ -194,6 +198,8 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
     '/sites/:subdomain/memberships/:id/cancel': 'POST',
     '/sites/:subdomain/invoices': 'GET',
     '/sites/:subdomain/payment-method': 'GET, PUT',
+    '/sites/:subdomain/content/:contentId': 'GET',
+    '/sites/:subdomain/content/:contentId/plans': 'GET',
   };
   for (const [path, allow] of Object.entries(methods)) {
     app.all(path, (c) => {

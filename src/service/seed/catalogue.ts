@@ -2,7 +2,7 @@
  * What the demo site offers: plans of all four types (and an archived one), a content library,
  * and custom sign-up fields of all five types.
  */
-import type { ContentNodeType } from '../../contract/admin';
+import type { ContentItemInput } from '../domain/content';
 import type { PlanDefinition } from '../domain/plan-schema';
 import type { NewSignupField } from '../store/records';
 
@@ -54,33 +54,40 @@ export const DEMO_PLANS: PlanDefinition[] = [
 /** How often a new membership lands on each plan, in DEMO_PLANS order. */
 export const DEMO_PLAN_WEIGHTS = [40, 6, 8, 4, 6, 22, 10, 1, 2, 1];
 
-export const DEMO_LIBRARY: { space: string; nodes: [string, ContentNodeType][] }[] = [
+const PAID_PLANS = ['Lifetime', 'Course in three payments', 'Monthly', 'Yearly', 'Team (invite only)'];
+const FILES = 'https://demo.localhost/library';
+
+/** The demo library: each space with the plans (by name) that open it. */
+export const DEMO_LIBRARY: { space: string; openedBy: string[]; items: ContentItemInput[] }[] = [
   {
     space: 'Getting started',
-    nodes: [
-      ['Welcome', 'article'],
-      ['Tour of the library', 'video'],
-      ['House rules', 'article'],
-      ['Starter kit', 'file'],
+    openedBy: ['Community', 'Seven-day pass', 'Workshop 2027', 'Founders 2024', ...PAID_PLANS],
+    items: [
+      { name: 'Welcome', type: 'article', body: '<h3>Welcome to Demo Academy</h3><p>Start with the <strong>tour</strong>, then pick a masterclass.</p>' },
+      { name: 'Tour of the library', type: 'video', url: `${FILES}/tour.mp4` },
+      { name: 'House rules', type: 'article', body: '<ul><li>Be kind.</li><li>Share what you learn.</li></ul>' },
+      { name: 'Starter kit', type: 'file', url: `${FILES}/starter-kit.pdf` },
     ],
   },
   {
     space: 'Masterclasses',
-    nodes: [
-      ['Pricing your work', 'video'],
-      ['Writing that sells', 'video'],
-      ['Interview: ten years in', 'audio'],
-      ['Workbook', 'file'],
-      ['Further reading', 'link'],
+    openedBy: PAID_PLANS,
+    items: [
+      { name: 'Pricing your work', type: 'video', url: `${FILES}/pricing.mp4` },
+      { name: 'Writing that sells', type: 'video', url: `${FILES}/writing.mp4` },
+      { name: 'Interview: ten years in', type: 'audio', url: `${FILES}/interview.mp3` },
+      { name: 'Workbook', type: 'file', url: `${FILES}/workbook.pdf` },
+      { name: 'Further reading', type: 'link', url: 'https://en.wikipedia.org/wiki/Pricing' },
     ],
   },
   {
     space: 'Podcast',
-    nodes: [
-      ['Episode 1: Beginnings', 'audio'],
-      ['Episode 2: Money', 'audio'],
-      ['Episode 3: Time', 'audio'],
-      ['Show notes', 'article'],
+    openedBy: ['Community', ...PAID_PLANS],
+    items: [
+      { name: 'Episode 1: Beginnings', type: 'audio', url: `${FILES}/podcast-1.mp3` },
+      { name: 'Episode 2: Money', type: 'audio', url: `${FILES}/podcast-2.mp3` },
+      { name: 'Episode 3: Time', type: 'audio', url: `${FILES}/podcast-3.mp3` },
+      { name: 'Show notes', type: 'article', body: '<p>Links and books from every episode.</p>' },
     ],
   },
 ];

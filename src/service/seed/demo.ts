@@ -7,6 +7,7 @@
 import { PLAN_STATUSES } from '../../contract/admin';
 import { addInterval, expiryFrom, nextFixedBillingDate } from '../billing/calendar';
 import type { Clock } from '../domain/clock';
+import { defineContentSpace } from '../domain/content';
 import { definePlan } from '../domain/plans';
 import { createSite } from '../domain/sites';
 import type {
@@ -51,11 +52,13 @@ export async function ensureDemoSite(store: Store, clock: Clock): Promise<{ site
     if ((await store.listSignupFields(existing.id)).length === 0) await addSignupFields(store, existing.id);
     return { site: existing, created: false };
   }
-  const site = await createSite(store, clock, { subdomain: DEMO_SUBDOMAIN, name: 'Demo Academy', domain: 'demo.localhost' });
-  for (const plan of DEMO_PLANS) await definePlan(store, clock, site.id, plan);
-  for (const { space, nodes } of DEMO_LIBRARY) {
-    const spaceId = await store.createContentSpace({ siteId: site.id, name: space });
-    for (const [name, type] of nodes) await store.createContentNode({ siteId: site.id, spaceId, name, type });
+  const created = await createSite(store, clock, { subdomain: DEMO_SUBDOMAIN, name: 'Demo Academy', domain: 'demo.localhost' });
+  // The demo shows the optional screens: a member menu, and the plans offered after registering.
+  const site = (await store.updateSite(created.id, { memberMenu: true, afterRegistration: { action: 'plans' } }))!;
+  const planIds = new Map<string, number>();
+  for (const plan of DEMO_PLANS) planIds.set(plan.name, (await definePlan(store, clock, site.id, plan)).id);
+  for (const { space, openedBy, items } of DEMO_LIBRARY) {
+    await defineContentSpace(store, site.id, { name: space, planIds: openedBy.map((name) => planIds.get(name)!), items });
   }
   await addSignupFields(store, site.id);
   return { site, created: true };

@@ -84,7 +84,9 @@ export function createMemoryStore(): Store {
       if (sites.rows.some((s) => s.subdomain === site.subdomain)) {
         throw new ConflictError('subdomain', `subdomain ${site.subdomain} is taken`);
       }
-      return copy(sites.insert((id) => ({ ...copy(site), id })));
+      const { memberMenu, ...rest } = copy(site);
+      // Like the SQLite store: the flag is present only when on.
+      return copy(sites.insert((id) => ({ ...rest, ...(memberMenu && { memberMenu }), id })));
     },
     async getSite(id) {
       const site = sites.byId.get(id);
@@ -101,6 +103,9 @@ export function createMemoryStore(): Store {
       const site = sites.byId.get(id);
       if (!site) return undefined;
       if (patch.adminApiEnabled !== undefined) site.adminApiEnabled = patch.adminApiEnabled;
+      if (patch.memberMenu === true) site.memberMenu = true;
+      if (patch.memberMenu === false) delete site.memberMenu;
+      if (patch.afterRegistration !== undefined) site.afterRegistration = copy(patch.afterRegistration);
       return copy(site);
     },
     async siteMetrics(siteId): Promise<SiteMetrics> {
@@ -216,7 +221,9 @@ export function createMemoryStore(): Store {
 
     async createContentSpace(space) {
       requireSite(space.siteId);
-      return spaces.insert((id) => ({ ...copy(space), id })).id;
+      for (const planId of space.planIds ?? []) requireIn(plans, space.siteId, planId, 'planIds');
+      const planIds = [...new Set(space.planIds ?? [])].sort((a, b) => a - b);
+      return spaces.insert((id) => ({ ...copy(space), planIds, id })).id;
     },
     async createContentNode(node) {
       requireIn(spaces, node.siteId, node.spaceId, 'spaceId');
@@ -224,6 +231,12 @@ export function createMemoryStore(): Store {
     },
     async listContentNodes(siteId) {
       return nodes.rows.filter((n) => n.siteId === siteId).map(copy);
+    },
+    async getContentItem(siteId, nodeId) {
+      const node = nodes.byId.get(nodeId);
+      if (!node || node.siteId !== siteId) return undefined;
+      const space = spaces.byId.get(node.spaceId)!;
+      return { ...copy(node), space: { id: space.id, name: space.name }, planIds: [...space.planIds!] };
     },
     async createContentViews(batch) {
       const resolved = batch.map((v) => {

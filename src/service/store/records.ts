@@ -2,7 +2,7 @@
  * What the store keeps. Times are epoch milliseconds (UTC); optional fields are `undefined`
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
-import type { MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue } from '../../contract/member';
+import type { AfterRegistration, MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue } from '../../contract/member';
 import type { CardBrand } from '../payments/processor';
 import type {
   ContentNodeType,
@@ -28,12 +28,18 @@ export interface NewSite {
   locale: string;
   adminApiEnabled: boolean;
   createdAt: EpochMs;
+  /** A logged-in member gets the member menu where the account screen would open. Absent: off. */
+  memberMenu?: boolean;
+  /** What the widget does after a registration naming no plan. Default `{ action: 'stay' }`. */
+  afterRegistration?: AfterRegistration;
 }
 export interface SiteRecord extends NewSite {
   id: number;
 }
 export interface SitePatch {
   adminApiEnabled?: boolean;
+  memberMenu?: boolean;
+  afterRegistration?: AfterRegistration;
 }
 
 /** The parts of a plan that depend on its type, exactly as 2.2 arranges them. */
@@ -233,15 +239,26 @@ export interface MemberEventRecord extends NewMemberEvent {
 export interface NewContentSpace {
   siteId: number;
   name: string;
+  /** The plans whose active members may view the space's content; none: nobody may. */
+  planIds?: number[];
 }
 export interface NewContentNode {
   siteId: number;
   spaceId: number;
   name: string;
   type: ContentNodeType;
+  /** Where the file, recording or page is (every type but `article`). */
+  url?: string;
+  /** An article's text, rich text written by the site owner. */
+  body?: string;
 }
 export interface ContentNodeRecord extends NewContentNode {
   id: number;
+}
+/** One content item with what a viewing needs: its space, and the plans that open it. */
+export interface ContentItemRecord extends ContentNodeRecord {
+  space: { id: number; name: string };
+  planIds: number[];
 }
 export interface NewContentView {
   siteId: number;

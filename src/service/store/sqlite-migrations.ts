@@ -254,6 +254,27 @@ export const MIGRATIONS: readonly string[] = [
   -- ends in the rowid: listInvoicesOfMember (created_at DESC, id DESC) is a backward range scan
   CREATE INDEX invoices_site_member_created ON invoices (site_id, member_id, created_at);
   `,
+
+  /*
+   * 4: site settings the widget reads (member menu, after-registration action) and protected
+   * content: where an item is or what it says, and which plans open each space. Added columns
+   * take their defaults without rewriting a row; the new table is empty.
+   */ `
+  ALTER TABLE sites ADD COLUMN member_menu INTEGER NOT NULL DEFAULT 0;
+  -- JSON, e.g. {"action":"redirect","url":"https://…"}; NULL: stay on the page
+  ALTER TABLE sites ADD COLUMN after_registration TEXT;
+  ALTER TABLE content_nodes ADD COLUMN url TEXT;
+  ALTER TABLE content_nodes ADD COLUMN body TEXT;
+
+  CREATE TABLE content_space_plans (
+    site_id INTEGER NOT NULL,
+    space_id INTEGER NOT NULL,
+    plan_id INTEGER NOT NULL,
+    PRIMARY KEY (site_id, space_id, plan_id),
+    FOREIGN KEY (site_id, space_id) REFERENCES content_spaces (site_id, id),
+    FOREIGN KEY (site_id, plan_id) REFERENCES plans (site_id, id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

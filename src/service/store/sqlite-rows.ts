@@ -36,6 +36,8 @@ export const siteFrom = (r: Row): SiteRecord => ({
   locale: r.locale as string,
   adminApiEnabled: r.admin_api_enabled === 1,
   createdAt: r.created_at as number,
+  ...(r.member_menu === 1 && { memberMenu: true }),
+  ...(r.after_registration !== null && { afterRegistration: JSON.parse(r.after_registration as string) }),
 });
 
 /*
@@ -156,12 +158,15 @@ export function isConstraint(error: unknown, ...codes: string[]): error is Error
   return error instanceof Error && codes.includes((error as { code?: string }).code ?? '');
 }
 
+export const NODE_COLUMNS = 'id, site_id, space_id, name, type, url, body';
 export const contentNodeFrom = (r: Row): ContentNodeRecord => ({
   id: r.id as number,
   siteId: r.site_id as number,
   spaceId: r.space_id as number,
   name: r.name as string,
   type: r.type as ContentNodeRecord['type'],
+  ...(r.url !== null && { url: r.url as string }),
+  ...(r.body !== null && { body: r.body as string }),
 });
 
 export const SIGNUP_FIELD_COLUMNS = 'id, site_id, type, label, required, options, position';

@@ -15,6 +15,7 @@ import {
   EVENT_COLUMNS,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
+  NODE_COLUMNS,
   PLAN_COLUMNS,
   VIEW_COLUMNS,
   Where,
@@ -87,9 +88,11 @@ export function openSqliteStore(path: string): Store {
       const [id] = insertAll(
         [s],
         (r) =>
-          sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-            r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt),
+          sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
+                 member_menu, after_registration)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+            r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt,
+            r.memberMenu ? 1 : 0, r.afterRegistration ? JSON.stringify(r.afterRegistration) : null),
         () => undefined,
       );
       return getSite(id!)!;
@@ -101,8 +104,15 @@ export function openSqliteStore(path: string): Store {
     },
     listSites: async () => (sql('SELECT * FROM sites ORDER BY id').all() as Row[]).map(siteFrom),
     async updateSite(id, patch) {
-      const enabled = patch.adminApiEnabled === undefined ? null : patch.adminApiEnabled ? 1 : 0;
-      write(sql('UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled) WHERE id = ?'), enabled, id);
+      const flag = (on: boolean | undefined) => (on === undefined ? null : on ? 1 : 0);
+      write(
+        sql(`UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled), member_menu = coalesce(?, member_menu),
+               after_registration = coalesce(?, after_registration) WHERE id = ?`),
+        flag(patch.adminApiEnabled),
+        flag(patch.memberMenu),
+        patch.afterRegistration ? JSON.stringify(patch.afterRegistration) : null,
+        id,
+      );
       return getSite(id);
     },
     async siteMetrics(siteId): Promise<SiteMetrics> {
@@ -210,20 +220,41 @@ export function openSqliteStore(path: string): Store {
     createContentSpace: async (space) =>
       insertAll(
         [space],
-        (s) => sql('INSERT INTO content_spaces (site_id, name) VALUES (?, ?)').run(s.siteId, s.name),
-        (s) => noSite(s.siteId),
+        (s) => {
+          const inserted = sql('INSERT INTO content_spaces (site_id, name) VALUES (?, ?)').run(s.siteId, s.name);
+          const link = sql('INSERT OR IGNORE INTO content_space_plans (site_id, space_id, plan_id) VALUES (?, ?, ?)');
+          for (const planId of s.planIds ?? []) link.run(s.siteId, inserted.lastInsertRowid, planId);
+          return inserted;
+        },
+        (s) => noSite(s.siteId) ?? (s.planIds ?? []).map((id) => noRow('plans', 'planIds', s.siteId, id)).find(Boolean),
       )[0]!,
     createContentNode: async (node) =>
       insertAll(
         [node],
         (n) =>
-          sql('INSERT INTO content_nodes (site_id, space_id, name, type) VALUES (?, ?, ?, ?)').run(
-            n.siteId, n.spaceId, n.name, n.type),
+          sql('INSERT INTO content_nodes (site_id, space_id, name, type, url, body) VALUES (?, ?, ?, ?, ?, ?)').run(
+            n.siteId, n.spaceId, n.name, n.type, n.url ?? null, n.body ?? null),
         (n) => noRow('content_spaces', 'spaceId', n.siteId, n.spaceId),
       )[0]!,
     listContentNodes: async (siteId) =>
-      (sql('SELECT id, site_id, space_id, name, type FROM content_nodes WHERE site_id = ? ORDER BY id').all(siteId) as Row[])
+      (sql(`SELECT ${NODE_COLUMNS} FROM content_nodes WHERE site_id = ? ORDER BY id`).all(siteId) as Row[])
         .map(contentNodeFrom),
+    async getContentItem(siteId, nodeId) {
+      const row = first(
+        `SELECT ${NODE_COLUMNS}, (SELECT name FROM content_spaces s WHERE s.id = space_id) AS space_name
+         FROM content_nodes WHERE site_id = ? AND id = ?`,
+        siteId,
+        nodeId,
+      );
+      if (!row) return undefined;
+      const plans = sql('SELECT plan_id FROM content_space_plans WHERE site_id = ? AND space_id = ? ORDER BY plan_id')
+        .all(siteId, row.space_id) as Row[];
+      return {
+        ...contentNodeFrom(row),
+        space: { id: row.space_id as number, name: row.space_name as string },
+        planIds: plans.map((p) => p.plan_id as number),
+      };
+    },
     createContentViews: async (views) =>
       insertAll(
         views,

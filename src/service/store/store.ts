@@ -10,6 +10,7 @@ import type { SiteMetrics } from '../../contract/admin';
 import type { MemberMetadata } from '../../contract/member';
 import type {
   ApiKeyRecord,
+  ContentItemRecord,
   ContentNodeRecord,
   ContentViewRecord,
   InvoiceRecord,
@@ -152,10 +153,13 @@ export interface Store {
     page: PageRequest,
   ): Promise<Page<MemberEventRecord>>;
 
+  /** Throws MissingReferenceError (`siteId`, `planIds`) for a site or plan that is not the site's. */
   createContentSpace(space: NewContentSpace): Promise<number>;
   createContentNode(node: NewContentNode): Promise<number>;
   /** The site's content items, by id. */
   listContentNodes(siteId: number): Promise<ContentNodeRecord[]>;
+  /** One content item of the site, with its space and the plans that open it (by id). */
+  getContentItem(siteId: number, nodeId: number): Promise<ContentItemRecord | undefined>;
   createContentViews(views: readonly NewContentView[]): Promise<number[]>;
   listContentViews(
     siteId: number,

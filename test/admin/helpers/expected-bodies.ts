@@ -85,7 +85,7 @@ export function expectedMemberEvent(e: MemberEventRecord) {
 
 /** Content spaces are not listed by the store: their names come from what the fixture planted. */
 function spaceNameOf(nodeName: string): string {
-  return DEMO_LIBRARY.find((s) => s.nodes.some(([name]) => name === nodeName))?.space ?? OTHER_SPACE;
+  return DEMO_LIBRARY.find((s) => s.items.some((item) => item.name === nodeName))?.space ?? OTHER_SPACE;
 }
 
 export function expectedContentView(v: ContentViewRecord, data: SiteData) {
