@@ -187,7 +187,9 @@ export type WidgetErrorCode =
   /** A member function was called with nobody logged in. */
   | 'notLoggedIn'
   /** The service could not be reached, or answered something that is not the member API. */
-  | 'networkError';
+  | 'networkError'
+  /** `Service.open` was given a path that names no screen (spec 4.1, the svcopen table). */
+  | 'unknownScreen';
 
 export interface MemberApiError {
   path: string;

@@ -81,6 +81,13 @@ export interface ServiceApi {
   register(details: RegistrationDetails): Promise<MemberInfo>;
   /** Signs out here and on the service; fires `Service.member.logout`. */
   logout(): Promise<void>;
+  /**
+   * Opens the screen of an svcopen path (spec 4.1), such as `/member/account` or
+   * `/content/12/popup`, as `?svcopen=` would at start-up, without a reload. `/member/sign_out`
+   * logs out. Resolves once the screen is opening; rejects with `unknownScreen` for a path that
+   * names none, or `networkError` when the screens cannot be downloaded.
+   */
+  open(path: string): Promise<void>;
 }
 
 /** `window.Service` after the widget has loaded: the page's configuration plus the API. */

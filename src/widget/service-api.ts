@@ -1,5 +1,5 @@
 import type { SessionResponse } from '../contract/member';
-import { serviceError } from './errors';
+import { networkError, serviceError } from './errors';
 import { clone, isObject, stringify } from './json';
 import type { Credentials, MemberMetadata, RegistrationDetails, ServiceApi } from './public-types';
 import type { Session } from './session';
@@ -13,7 +13,11 @@ const METADATA_PATH = '/me/metadata';
  * Every function answers a promise that rejects with a ServiceError; none throws.
  * Returns the functions (the modal uses them too) and a function that takes the API off again.
  */
-export function installApi(target: Record<string, unknown>, session: Session): { _functions: Functions; _uninstall: () => void } {
+export function installApi(
+  target: Record<string, unknown>,
+  session: Session,
+  openPath: (path: string) => Promise<boolean>,
+): { _functions: Functions; _uninstall: () => void } {
   const check = (loggedIn?: boolean): void => {
     if (!session._ready) throw serviceError('notReady', 'The widget is not ready yet: wait for the Service.ready event.');
     if (loggedIn && !session._member) throw serviceError('notLoggedIn', 'No member is logged in.');
@@ -45,6 +49,16 @@ export function installApi(target: Record<string, unknown>, session: Session): {
     logout: async () => {
       check();
       await session._logout();
+    },
+    open: async (path) => {
+      check();
+      let opened = false;
+      try {
+        opened = typeof path === 'string' && (await openPath(path));
+      } catch {
+        throw networkError('The widget’s screens could not be downloaded.');
+      }
+      if (!opened) throw serviceError('unknownScreen', `${JSON.stringify(path)} names no screen: give a path of the svcopen table, such as "/member/account".`);
     },
   };
   Object.defineProperty(target, 'ready', { get: () => session._ready, enumerable: true, configurable: true });

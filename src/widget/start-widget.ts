@@ -7,6 +7,7 @@ import { memberCache } from './member-cache';
 import { modalLoader } from './modal-loader';
 import { modalHost, openRoute } from './router/open-route';
 import { takeSvcopen } from './router/svcopen';
+import { followSvcopenLinks } from './router/svcopen-links';
 import { installApi } from './service-api';
 import { Session } from './session';
 import { siteConfigLoader } from './site-config';
@@ -51,7 +52,9 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
   const session = new Session(win.document, request, tokens, memberCache(storage, keys[1]));
   const loadConfig = siteConfigLoader(request);
   const labels = checkboxLabels(loadConfig, storage, `svc:${subdomain}:labels`);
-  const { _functions: functions, _uninstall: uninstall } = installApi(target, session);
+  // Called only once the widget is ready, when everything below exists.
+  const openPath = (path: string) => openRoute(path, session, host, loadModal);
+  const { _functions: functions, _uninstall: uninstall } = installApi(target, session, openPath);
   const unwatch = watchSession(win, session, [...keys], !!cookieDomain);
   // The stored login first, then the page drawn for it: both before the browser's next paint.
   session._restore();
@@ -62,8 +65,13 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
   const host = modalHost(session, functions, loadConfig);
   const loadModal = modalLoader(win.document, `${apiOrigin}/scripts/widgets-modal.js`);
   let stopped = false;
+  const unfollow = followSvcopenLinks(win.document, (path) => {
+    if (!session._ready || stopped) return false; // before then, the link loads the page, which opens it
+    openPath(path).catch(() => undefined); // reported by the loader
+    return true;
+  });
   void session._start().then(() => {
-    if (svcopen !== null && !stopped) openRoute(svcopen, session, host, loadModal);
+    if (svcopen !== null && !stopped) openPath(svcopen).catch(() => undefined);
   });
   return {
     refresh: () => session._refresh(),
@@ -72,6 +80,7 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
       stopped = true;
       session._stopped = true;
       unwatch();
+      unfollow();
       uninstall();
       engine._stop();
     },

@@ -16,6 +16,7 @@ const calls: Record<AsyncName, (api: ServiceApi) => Promise<unknown>> = {
   login: (api) => api.login(ADA),
   register: (api) => api.register({ email: 'x@demo.localhost', password: 'long enough password' }),
   logout: (api) => api.logout(),
+  open: (api) => api.open('/member/account'),
 };
 
 test.each(Object.keys(calls) as AsyncName[])('%s before the widget is ready rejects with notReady', async (name) => {

@@ -25,8 +25,8 @@ export interface ModalHost {
   refresh(): Promise<void>;
 }
 
-/** Opens the screen an svcopen path names (spec 4.1); a path that names none is reported. */
-export type OpenModal = (host: ModalHost, path: string) => void;
+/** Opens the screen an svcopen path names (spec 4.1); false, with a warning, for a path that names none. */
+export type OpenModal = (host: ModalHost, path: string) => boolean;
 
 /** Where the modal bundle leaves its entry point for the runtime (Symbol.for: one per page). */
 export const MODAL_ENTRY = Symbol.for('svc.modal');

@@ -58,6 +58,17 @@ export interface Messages {
   noInvoices: string;
   paid: string;
   failed: string;
+  /** The member menu's title and greeting. */
+  menu: string;
+  signedInAs: (name: string) => string;
+  /** Protected content. */
+  open: string;
+  download: string;
+  downloading: (name: string) => string;
+  downloadAgain: string;
+  contentFor: string;
+  contentClosed: string;
+  noContent: string;
   /** By error code; anything else shows the service's own message. */
   errors: Partial<Record<'invalidCredentials' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined', string>>;
 }
@@ -117,6 +128,15 @@ const en: Messages = {
   noInvoices: 'No invoices yet.',
   paid: 'Paid',
   failed: 'Failed',
+  menu: 'Menu',
+  signedInAs: (name) => `Logged in as ${name}`,
+  open: 'Open',
+  download: 'Download',
+  downloading: (name) => `Your download of “${name}” has started.`,
+  downloadAgain: 'Download again',
+  contentFor: 'This content is for members of these plans:',
+  contentClosed: 'None of the plans open to sign-up includes this content.',
+  noContent: 'This content does not exist.',
   errors: {
     paymentDeclined: 'The card was declined. Try another card.',
     invalidCredentials: 'The e-mail or the password is wrong.',
@@ -182,6 +202,15 @@ const de: Messages = {
   noInvoices: 'Noch keine Rechnungen.',
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',
+  menu: 'Menü',
+  signedInAs: (name) => `Angemeldet als ${name}`,
+  open: 'Öffnen',
+  download: 'Herunterladen',
+  downloading: (name) => `Der Download von „${name}“ hat begonnen.`,
+  downloadAgain: 'Erneut herunterladen',
+  contentFor: 'Dieser Inhalt ist für Mitglieder dieser Tarife:',
+  contentClosed: 'Keiner der buchbaren Tarife enthält diesen Inhalt.',
+  noContent: 'Diesen Inhalt gibt es nicht.',
   errors: {
     paymentDeclined: 'Die Karte wurde abgelehnt. Bitte versuchen Sie eine andere Karte.',
     invalidCredentials: 'E-Mail oder Passwort ist falsch.',

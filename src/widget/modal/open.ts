@@ -4,7 +4,10 @@ import { openDialog } from './dialog';
 import type { ModalHost, OpenModal } from './host';
 import { messagesFor } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
+import type { ContentViewingPreference, SiteConfig } from '../../contract/member';
 import { accountScreen } from './screens/account';
+import { contentScreen } from './screens/content';
+import { memberMenuScreen } from './screens/member-menu';
 import { accountEditScreen, emailChangeScreen, passwordChangeScreen, paymentMethodScreen } from './screens/account-forms';
 import { loginScreen } from './screens/login';
 import { invoicesScreen } from './screens/invoices';
@@ -13,6 +16,7 @@ import { planSignupScreen } from './screens/plan-signup';
 import { plansScreen } from './screens/plans';
 import { registerScreen } from './screens/register';
 import { el } from './ui';
+import { webAddress } from './web-address';
 import { errorText, render } from './screen';
 
 const SCREENS: Screens = {
@@ -30,31 +34,48 @@ const SCREENS: Screens = {
 };
 
 /**
- * The screen a route opens, by whether someone is logged in (spec 4.1, the svcopen table).
- * "Log in first" shows the login screen and continues to the screen asked for. Null: this
- * version has no screen for the route yet.
+ * The after-registration action (a site setting): the plans on offer, another page, or the
+ * dialog closes and the member stays on the page.
  */
-export function screenFor(route: Route, loggedIn: boolean): Screen | null {
+export function afterRegistrationScreen(ctx: ScreenContext): void | Promise<void> {
+  const action = ctx.config.afterRegistration;
+  if (action.action === 'plans') return plansScreen(ctx);
+  const url = action.action === 'redirect' ? webAddress(action.url) : undefined;
+  if (url) ctx.go(url);
+  else ctx.close();
+}
+
+/**
+ * The screen a route opens, by whether someone is logged in and the site's settings (spec 4.1,
+ * the svcopen table). "Log in first" and "register first" show that screen, then continue to
+ * the screen asked for.
+ */
+export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): Screen | null {
+  const home = config.memberMenu ? memberMenuScreen : accountScreen;
+  const { planPublicId, contentId, viewingPreference } = route.params;
   switch (route.name) {
     case 'signIn':
-      return loggedIn ? accountScreen : loginScreen();
+      return loggedIn ? home : loginScreen();
     case 'signUp': {
       // Registers, then offers the plan named (spec: "registers the user and offers plan sign-up").
-      const plan = route.params.planPublicId;
-      return loggedIn ? accountScreen : registerScreen(plan ? planSignupScreen(plan) : undefined);
+      const next = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
+      return loggedIn ? home : registerScreen(next);
     }
     case 'account':
       return loggedIn ? accountScreen : loginScreen(accountScreen);
     case 'allPlans':
       return loggedIn ? plansScreen : registerScreen(plansScreen);
     case 'planSignUp': {
-      const target = route.params.planPublicId ? planSignupScreen(route.params.planPublicId) : plansScreen;
+      const target = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
       return loggedIn ? target : registerScreen(target);
     }
     case 'memberships':
       return loggedIn ? membershipsScreen : loginScreen(membershipsScreen);
     case 'invoices':
       return loggedIn ? invoicesScreen : loginScreen(invoicesScreen);
+    case 'content':
+      // The screen asks for a login itself ("log in first", then back to it).
+      return contentScreen(contentId!, viewingPreference as ContentViewingPreference | undefined);
     // These screens ask for a login themselves ("log in first", then back to them).
     case 'accountEdit':
       return accountEditScreen;
@@ -65,7 +86,7 @@ export function screenFor(route: Route, loggedIn: boolean): Screen | null {
     case 'paymentMethod':
       return paymentMethodScreen;
     default:
-      return null;
+      return null; // signOut: the runtime handles it without the modal
   }
 }
 
@@ -74,11 +95,20 @@ let current: ScreenContext | undefined;
 
 export const openModal: OpenModal = (host: ModalHost, path: string) => {
   const route = matchRoute(path);
-  if (!route) return log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
-  const screen = screenFor(route, !!host.member());
-  if (!screen) return log.warn(`svcopen=${path} has no screen in this version of the widget yet.`);
+  if (!route) {
+    log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
+    return false;
+  }
   void host.config().then(
     (config) => {
+      const screen = screenFor(route, !!host.member(), config);
+      if (!screen) return log.warn(`svcopen=${path} opens no screen.`);
+      // Nothing to show: an after-registration action that stays or leaves needs no dialog.
+      if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
+        const url = config.afterRegistration.action === 'redirect' ? webAddress(config.afterRegistration.url) : undefined;
+        if (url) window.location.assign(url);
+        return;
+      }
       current?.close();
       const doc = document;
       const t = messagesFor(config.locale);
@@ -100,10 +130,12 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
           dialog._close();
           window.location.assign(url);
         },
+        download: (url) => window.location.assign(url),
       };
       current = ctx;
       ctx.show(screen);
     },
     (error: Error) => log.warn(`the widget's screens cannot open: ${error.message}`),
   );
+  return true;
 };

@@ -17,6 +17,8 @@ export interface ScreenContext {
   close(): void;
   /** Leaves for another page (a plan's welcome or content URL). */
   go(url: string): void;
+  /** Has the browser fetch a file, the dialog staying open (protected content's `download`). */
+  download(url: string): void;
 }
 
 /** Draws itself into `ctx.dialog._body` and sets the title; a failure to load is shown in words. */
@@ -38,9 +40,9 @@ export interface Screens {
 }
 
 /** Replaces the body with `nodes` under a new title, and moves focus to its first control. */
-export function render(ctx: ScreenContext, title: string, ...nodes: Node[]): void {
+export function render(ctx: ScreenContext, title: string, ...nodes: (Node | null)[]): void {
   ctx.dialog._setTitle(title);
-  ctx.dialog._body.replaceChildren(...nodes);
+  ctx.dialog._body.replaceChildren(...nodes.filter((node): node is Node => node !== null));
   ctx.dialog._focusFirst();
 }
 

@@ -28,14 +28,12 @@ export function modalHost(session: Session, functions: Functions, config: () => 
 /**
  * Acts on an svcopen path once the widget is ready: signing out needs no screen (and does
  * nothing when nobody is logged in); everything else opens in the modal, downloaded on first use.
+ * Resolves false when the path names no screen; rejects when the modal cannot be downloaded.
  */
-export function openRoute(path: string, session: Session, host: ModalHost, loadModal: () => Promise<OpenModal>): void {
+export async function openRoute(path: string, session: Session, host: ModalHost, loadModal: () => Promise<OpenModal>): Promise<boolean> {
   if (/^\/member\/sign_out\/?$/.test(path)) {
-    if (session._member) void session._logout();
-    return;
+    if (session._member) await session._logout();
+    return true;
   }
-  loadModal().then(
-    (open) => open(host, path),
-    () => undefined, // reported by the loader
-  );
+  return (await loadModal())(host, path);
 }

@@ -18,6 +18,7 @@ import {
   hosts,
   installModalEntry,
   modalScripts,
+  plain,
   silenceWarnings,
   startAt,
   svcopen,
@@ -73,8 +74,8 @@ test('sign_in, logged out: logging in through the form sends member.info and clo
   expect(h.requests('POST', '/sessions')).toBe(1);
 });
 
-test('sign_in, logged in: the account screen, with the name and e-mail as text and a Log out button', async () => {
-  await svcopen('/member/sign_in', ADA);
+test('sign_in, logged in, on a site without a member menu: the account screen, with the name and e-mail as text and a Log out button', async () => {
+  await startAt(`/?svcopen=${encodeURIComponent('/member/sign_in')}`, { member: ADA, beforeStart: plain });
   const m = await waitForScreen('Your account');
   expect(m.root.querySelectorAll('input, select, textarea')).toHaveLength(0);
   const body = m.dialog.textContent!;
@@ -144,8 +145,8 @@ test('sign_up, logged out: the register screen with names, e-mail, password and 
   await waitForScreen('Log in');
 });
 
-test('sign_up: submitting registers the member with every field (registration, then member.info) and closes', async () => {
-  const h = await svcopen('/member/sign_up');
+test('sign_up on a site whose after-registration action is to stay: registers the member with every field (registration, then member.info) and closes', async () => {
+  const h = await startAt(`/?svcopen=${encodeURIComponent('/member/sign_up')}`, { beforeStart: plain });
   const events = recordEvents();
   const m = await waitForScreen('Create an account');
   const email = newEmail();
@@ -175,8 +176,8 @@ test('sign_up: submitting registers the member with every field (registration, t
   expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { email } });
 });
 
-test('sign_up, logged in: the account screen', async () => {
-  await svcopen('/member/sign_up', GRACE);
+test('sign_up, logged in, on a site without a member menu: the account screen', async () => {
+  await startAt(`/?svcopen=${encodeURIComponent('/member/sign_up')}`, { member: GRACE, beforeStart: plain });
   const m = await waitForScreen('Your account');
   expect(m.dialog.textContent).toContain('Grace Hopper');
   expect(m.dialog.textContent).toContain(GRACE.email);
@@ -248,23 +249,7 @@ test('sign_out, logged out: nothing happens (no request, no event beyond start-u
 });
 
 // ---------------------------------------------------------------------------------------------
-// Paths without a screen yet, and paths that are no route
-
-test.each([
-  '/content/42',
-  '/content/42/popup',
-])('%s: one warning that it has no screen in this version; nothing opens', async (path) => {
-  const warn = silenceWarnings();
-  await startAt(`/shop/?a=1&svcopen=${encodeURIComponent(path)}&b=2#top`);
-  await waitFor(() => expect(warn).toHaveBeenCalled());
-  await settle();
-  expect(warn).toHaveBeenCalledTimes(1);
-  expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] /);
-  expect(String(warn.mock.calls[0]![0])).toContain('has no screen in this version');
-  expect(String(warn.mock.calls[0]![0])).toContain(path);
-  expect(hosts()).toHaveLength(0);
-  expect(location.pathname + location.search + location.hash).toBe('/shop/?a=1&b=2#top');
-});
+// Paths that are no route
 
 test.each(['/member/nowhere', '/member/sign_in/extra', '/content/abc', '/content/42/print', 'member/sign_in', ''])(
   '%j names no route: one warning that it names no screen; nothing opens',

@@ -7,6 +7,7 @@ import { waitFor, within } from '@testing-library/dom';
 import { afterEach, expect, vi } from 'vitest';
 import { MODAL_ENTRY } from '../../../src/widget/modal/host';
 import { openModal } from '../../../src/widget/modal/open';
+import type { SitePatch } from '../../../src/service/store/records';
 import { ADA, harness, type Harness } from '../support';
 
 afterEach(() => {
@@ -35,7 +36,12 @@ export const modalScripts = () => [...document.querySelectorAll('script')].filte
  */
 export async function startAt(
   address: string,
-  options: { member?: { email: string; password: string }; entry?: boolean; beforeStart?: () => void } = {},
+  options: {
+    member?: { email: string; password: string };
+    entry?: boolean;
+    /** Runs before the page "loads" at `address`: add page elements, change the demo site's settings. */
+    beforeStart?: (h: Harness) => void | Promise<void>;
+  } = {},
 ): Promise<Harness> {
   const h = await harness();
   if (options.entry !== false) installModalEntry();
@@ -46,7 +52,7 @@ export async function startAt(
     await h.service.login(options.member);
   }
   history.replaceState(null, '', address);
-  options.beforeStart?.();
+  await options.beforeStart?.(h);
   h.start();
   await waitFor(() => expect(h.service.ready).toBe(true));
   return h;
@@ -54,6 +60,13 @@ export async function startAt(
 
 export const svcopen = (path: string, member?: { email: string; password: string }) =>
   startAt(`/?svcopen=${encodeURIComponent(path)}`, member ? { member } : {});
+
+/**
+ * The demo site's settings changed before the page loads (the fixture has a member menu and
+ * offers the plans after registering; `plain` is a site with neither).
+ */
+export const siteSettings = (patch: SitePatch) => (h: Harness) => h.mock.store.updateSite(h.mock.sites[0]!.site.id, patch).then(() => undefined);
+export const plain = siteSettings({ memberMenu: false, afterRegistration: { action: 'stay' } });
 
 export { ADA };
 

@@ -1,0 +1,58 @@
+import type { ContentAccessPlans, ContentItem, ContentViewingPreference } from '../../../contract/member';
+import { richText } from '../rich-text';
+import { render, type Screen, type ScreenContext } from '../screen';
+import { el } from '../ui';
+import { webAddress } from '../web-address';
+
+/**
+ * Protected content (spec 4.1, `/content/:contentId/:viewingPreference?`): the service checks the
+ * member's plans and records the viewing. `popup` shows it here (an article's text, a player, a
+ * link to open); `download` has the browser fetch it, and a link leaves for its page. Without
+ * access, the plans that open it are offered.
+ */
+export function contentScreen(contentId: string, preference?: ContentViewingPreference): Screen {
+  const self: Screen = async (ctx: ScreenContext) => {
+    const { doc, t, host } = ctx;
+    if (!host.member()) return ctx.show(ctx.screens.login(self));
+    let item: ContentItem;
+    try {
+      item = await host.call<ContentItem>('GET', `/content/${contentId}${preference ? `?view=${preference}` : ''}`);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'noAccess') return offerPlans(ctx, contentId);
+      if (code === 'notFound') return render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, t.noContent));
+      throw error;
+    }
+    const url = webAddress(item.url);
+    if (item.view === 'popup') {
+      let shown: Node;
+      if (item.type === 'article') shown = el(doc, 'div', { class: 'rich' }, richText(doc, item.body ?? ''));
+      else if (item.type === 'video' || item.type === 'audio') shown = el(doc, item.type, { controls: '', src: url ?? '', preload: 'metadata' });
+      else shown = el(doc, 'a', { href: url ?? '', target: '_blank', rel: 'noopener noreferrer', class: 'button' }, t.open);
+      return render(ctx, item.name, shown);
+    }
+    if (!url) throw new Error(`content ${contentId} has no address`);
+    if (item.type === 'link') return ctx.go(url);
+    const again = el(doc, 'a', { href: url, download: '', class: 'button' }, t.downloadAgain);
+    render(ctx, item.name, el(doc, 'p', { role: 'status' }, t.downloading(item.name)), again);
+    ctx.download(url);
+  };
+  return self;
+}
+
+/** No plan of the member's opens the content: the public plans that do, each to its sign-up. */
+async function offerPlans(ctx: ScreenContext, contentId: string): Promise<void> {
+  const { doc, t } = ctx;
+  const { plans } = await ctx.host.call<ContentAccessPlans>('GET', `/content/${contentId}/plans`);
+  const choices = plans.map((plan) => {
+    const choose = el(doc, 'button', { type: 'button' }, `${t.choose}: ${plan.name}`);
+    choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId)));
+    return el(doc, 'li', {}, choose);
+  });
+  render(
+    ctx,
+    t.plans,
+    el(doc, 'p', { role: 'alert' }, plans.length ? t.contentFor : t.contentClosed),
+    plans.length ? el(doc, 'ul', { class: 'menu' }, ...choices) : null,
+  );
+}
