@@ -2,6 +2,7 @@
 import { ValidationError } from '../service/domain/validation';
 import { ConflictError } from '../service/store/errors';
 import { SchemaVersionError } from '../service/store/sqlite-migrations';
+import { billingCommand, BILLING_USAGE } from './commands/billing';
 import { keysCommand, KEYS_USAGE } from './commands/keys';
 import { seedCommand, SEED_USAGE } from './commands/seed';
 import { serveCommand, SERVE_USAGE } from './commands/serve';
@@ -14,9 +15,10 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) 
   seed: seedCommand,
   sites: sitesCommand,
   keys: keysCommand,
+  billing: billingCommand,
 };
 
-export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE].map((l) => `  ${l}`)].join('\n');
+export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE].map((l) => `  ${l}`)].join('\n');
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
   const [name, ...args] = argv;

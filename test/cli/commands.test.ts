@@ -63,6 +63,10 @@ test('bad arguments exit 2 with the usage lines and write nothing', async () => 
     ['keys', 'create', '--site', 'x', '--scopes', 'read.members', '--expires-in', '5y'],
     ['keys', 'revoke'],
     ['seed', '--members', 'many'],
+    ['billing'],
+    ['billing', 'charge'],
+    ['billing', 'run', '--at', 'tomorrow'],
+    ['billing', 'run', '--at', '2001-01-01T00:00:00Z'],
   ]) {
     const result = await svc(...argv);
     expect(result.code, argv.join(' ')).toBe(2);
@@ -121,6 +125,16 @@ test('sites update sets the member menu and the after-registration action; a bad
   const site = await inStore((s) => s.getSite(1));
   expect(site?.memberMenu).toBeUndefined();
   expect(site?.afterRegistration).toEqual({ action: 'stay' });
+});
+
+test('billing run takes what is due once and prints what happened as one JSON line', async () => {
+  expect(await svc('seed', '--members', '20', '--seed', '3')).toMatchObject({ code: 0 });
+  const result = await svc('billing', 'run', '--at', '2099-01-01T00:00:00Z');
+  expect(result.code).toBe(0);
+  const report = JSON.parse(result.out[0]!);
+  expect(report).toMatchObject({ charged: 0, failed: 0, errors: 0 });
+  // The seeded members never paid through the service: their due memberships are left alone.
+  expect(report.unbilled).toBeGreaterThan(0);
 });
 
 test('seed creates the demo site, then grows it, printing counts as one JSON line', async () => {

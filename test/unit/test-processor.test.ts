@@ -45,7 +45,7 @@ test('ids look like a processor\'s, with a random part from randomId by default'
 
 test('the success cards are stored as brand, last four digits and expiry, and charged', async () => {
   const visa = await processor.addPaymentMethod(customerId, card('4242 4242 4242 4242', { cardExpiry: '04/29' }));
-  expect(visa).toEqual({ id: 'pm_test_2', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2029 });
+  expect(visa).toEqual({ id: 'pm_test_ok_2', brand: 'visa', last4: '4242', expMonth: 4, expYear: 2029 });
   const mastercard = await processor.addPaymentMethod(customerId, card('5555555555554444'));
   expect(mastercard).toMatchObject({ brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 });
   expect(await processor.listPaymentMethods(customerId)).toEqual([visa, mastercard]);
@@ -151,6 +151,26 @@ describe('unknown references', () => {
     expect(error).toMatchObject({ resource: 'paymentMethod', id: method.id });
     expect(await processor.listInvoices(customerId)).toEqual([]);
   });
+});
+
+test('after a restart, a charge on a customer and card it issued earlier ends as it would have: the card’s id says how', async () => {
+  const earlier = new TestPaymentProcessor({ clock: () => now });
+  const { customerId: kept } = await earlier.createCustomer({ email: 'a@example.com' });
+  const ok = await earlier.addPaymentMethod(kept, card('4242424242424242'));
+  const declined = await earlier.addPaymentMethod(kept, card('4000000000000002'));
+  const noFunds = await earlier.addPaymentMethod(kept, card('4000000000009995'));
+  expect([ok.id, declined.id, noFunds.id].map((id) => id.split('_')[2])).toEqual(['ok', 'declined', 'nofunds']);
+
+  const restarted = new TestPaymentProcessor({ clock: () => now });
+  expect(await restarted.charge(kept, ok.id, order)).toEqual({ chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/) });
+  await expect(restarted.charge(kept, declined.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
+  await expect(restarted.charge(kept, noFunds.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'insufficient_funds' });
+  expect((await restarted.listInvoices(kept)).map((i) => i.status)).toEqual(['paid', 'failed', 'failed']);
+  // Ids of another form, or a card this run knows under another customer, are still unknown.
+  await expect(restarted.charge('cus_live_1', ok.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
+  const { customerId: other } = await restarted.createCustomer({ email: 'b@example.com' });
+  const theirs = await restarted.addPaymentMethod(other, card('4242424242424242'));
+  await expect(restarted.charge('cus_test_someoneElse', theirs.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
 });
 
 test('a charge needs a positive whole amount and a currency code', async () => {

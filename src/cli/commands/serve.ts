@@ -7,6 +7,8 @@ import { SCOPES } from '../../contract/admin';
 import { issueApiKey } from '../../service/auth/api-keys';
 import { createPasswordHasher } from '../../service/auth/passwords';
 import { createServiceApp } from '../../service/app';
+import { runRenewals, type RenewalDeps } from '../../service/billing/renewals';
+import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import { nodeScrypt } from '../../service/platform/node-scrypt';
 import { ensureDemoLogin, DEMO_LOGIN } from '../../service/seed/demo-login';
 import { systemClock } from '../../service/domain/clock';
@@ -33,6 +35,7 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   const path = dbPath(values.db, env);
   const store = openSqliteStore(path);
   const passwords = createPasswordHasher(nodeScrypt, config.scrypt);
+  const processor = new TestPaymentProcessor({ clock: systemClock });
   let server;
   let demoSiteId: number | undefined;
   try {
@@ -42,7 +45,9 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
       await ensureDemoLogin(store, systemClock, site, passwords);
       demoSiteId = site.id;
     }
-    const app = await createServiceApp({ store, clock: systemClock, passwords, ...(config.rateLimit && { adminRateLimit: config.rateLimit }) });
+    const app = await createServiceApp({
+      store, clock: systemClock, passwords, processor, ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
+    });
     server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir }), config.port, config.host);
   } catch (error) {
     await store.close();
@@ -64,8 +69,10 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   } else {
     io.err('make an Admin API key with: npx svc keys create --site demo --scopes ' + SCOPES.join(','));
   }
+  const billing = startBilling({ store, clock: systemClock, processor }, io);
   await stopRequested;
   io.err('stopping');
+  await billing.stop();
   await server.close();
   await store.close();
   return 0;
@@ -84,4 +91,33 @@ async function prepareWidget(io: Io): Promise<boolean> {
     io.err(`the widget build failed (see above): ${built ? 'serving the previous build from dist/' : '/scripts/widgets.js answers 404'}`);
   }
   return built;
+}
+
+export const BILLING_EVERY_MS = 5 * 60_000;
+
+/**
+ * Renewals, instalments and retries (billing/renewals.ts): once at start, then every few
+ * minutes, one run at a time. What a run did is said only when it did something.
+ */
+function startBilling(deps: RenewalDeps, io: Io): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  const run = () => {
+    running = running.then(async () => {
+      try {
+        const report = await runRenewals(deps, (error) => io.err(`billing: a membership could not be billed: ${(error as Error).message}`));
+        if (Object.values(report).some((n) => n > 0)) io.err(`billing: ${JSON.stringify(report)}`);
+      } catch (error) {
+        io.err(`billing: the run failed and is tried again in ${BILLING_EVERY_MS / 60_000} minutes: ${(error as Error).message}`);
+      }
+    });
+  };
+  run();
+  const timer = setInterval(run, BILLING_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -71,3 +71,8 @@ function checkedInteger(value: bigint): number {
   if (!Number.isSafeInteger(n)) throw new RangeError(`amount too large: ${value} minor units`);
   return n;
 }
+
+/** Currency-formatted text in the site's language, as the Admin API's `amount` in event details is. */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(fromMinor(minor, currency));
+}

@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, SavedCard } from '../../contract/member';
+import { chargeOverdue } from '../billing/renewals';
 import { jsonResponse } from '../http/json';
 import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
 import { readObject } from './body';
@@ -81,7 +82,10 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const { member } = await deps.authenticate(c);
     const card = readCard(await readObject(c.req.raw));
     if (!card) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
-    return jsonResponse(savedCard(await saveCard(deps, site, member, card)), 200, NO_STORE);
+    const saved = await saveCard(deps, site, member, card);
+    // A payment that failed is tried again at once on the new card, not at the next retry.
+    await chargeOverdue(deps, site, member.id);
+    return jsonResponse(savedCard(saved), 200, NO_STORE);
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
 import { newMembershipTerms } from '../billing/membership-terms';
-import { fromMinor } from '../billing/money';
+import { formatMoney, fromMinor } from '../billing/money';
 import { quotePlan } from '../billing/quote';
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
@@ -62,11 +62,6 @@ export async function saveCard(deps: BillingDeps, site: SiteRecord, member: Memb
     }
     throw error;
   }
-}
-
-/** Currency-formatted text in the site's language, as the Admin API's abandonedConversion `amount` is. */
-export function formatMoney(cents: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(fromMinor(cents, currency));
 }
 
 export async function signUpToPlan(

@@ -14,6 +14,10 @@
  * Any other number that passes the checks (12-19 digits, Luhn) is accepted and its charges
  * succeed. A declined card is still added as a payment method: banks decline charges, not cards.
  * Only the brand, last four digits and expiry are kept: never the full number or the CVC.
+ *
+ * Its memory ends with the process, but the cards a service saved do not: a payment method's id
+ * says how its charges end (`pm_test_ok_…`, `pm_test_declined_…`, `pm_test_nofunds_…`), so a
+ * charge on a customer and card from before a restart is taken as it would have been then.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
@@ -37,6 +41,10 @@ const DECLINING_CARDS: ReadonlyMap<string, DeclineCode> = new Map([
   ['4000000000000002', 'card_declined'],
   ['4000000000009995', 'insufficient_funds'],
 ]);
+/** What a payment method's id says about its charges, both ways. */
+const OUTCOME_TAGS = { ok: undefined, declined: 'card_declined', nofunds: 'insufficient_funds' } as const;
+const tagOf = (decline: DeclineCode | undefined) => (decline === 'card_declined' ? 'declined' : decline === 'insufficient_funds' ? 'nofunds' : 'ok');
+const REMEMBERED_METHOD = /^pm_test_(ok|declined|nofunds)_[A-Za-z0-9]+$/;
 
 export interface TestProcessorOptions {
   /** Decides which expiry dates are past and stamps invoices. */
@@ -54,6 +62,8 @@ interface Customer {
   name?: string;
   methods: Map<string, StoredMethod>;
   invoices: Invoice[];
+  /** Made again from ids of an earlier run (a restart): its cards are taken at their ids' word. */
+  earlier?: boolean;
 }
 
 export class TestPaymentProcessor implements PaymentProcessor {
@@ -75,8 +85,8 @@ export class TestPaymentProcessor implements PaymentProcessor {
   async addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod> {
     const customer = this.customer(customerId);
     const { digits, expMonth, expYear } = checkCard(card, this.clock());
-    const method: PaymentMethod = { id: this.newId('pm'), brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear };
     const decline = DECLINING_CARDS.get(digits);
+    const method: PaymentMethod = { id: this.newId(`pm_test_${tagOf(decline)}`), brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear };
     customer.methods.set(method.id, { method, ...(decline && { decline }) });
     return { ...method };
   }
@@ -86,8 +96,8 @@ export class TestPaymentProcessor implements PaymentProcessor {
   }
 
   async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
-    const customer = this.customer(customerId);
-    const stored = customer.methods.get(paymentMethodId);
+    const customer = this.customers.get(customerId) ?? this.fromEarlierRun(customerId, paymentMethodId);
+    const stored = customer.methods.get(paymentMethodId) ?? (customer.earlier ? this.methodFromEarlierRun(customer, paymentMethodId) : undefined);
     if (!stored) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
       throw new RangeError(`amountCents must be a positive integer, got ${request.amountCents}`);
@@ -112,13 +122,39 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return this.customer(customerId).invoices.map((invoice) => ({ ...invoice }));
   }
 
+  /**
+   * A customer this run has not seen, charged on a payment method this processor issued: made
+   * before a restart. Anything else is unknown.
+   */
+  private fromEarlierRun(customerId: string, paymentMethodId: string): Customer {
+    if (!/^cus_test_[A-Za-z0-9]+$/.test(customerId) || !this.isEarlierMethod(paymentMethodId)) return this.customer(customerId);
+    const customer: Customer = { email: '', methods: new Map(), invoices: [], earlier: true };
+    this.customers.set(customerId, customer);
+    return customer;
+  }
+
+  private methodFromEarlierRun(customer: Customer, paymentMethodId: string): StoredMethod | undefined {
+    if (!this.isEarlierMethod(paymentMethodId)) return undefined;
+    const decline = OUTCOME_TAGS[REMEMBERED_METHOD.exec(paymentMethodId)![1] as keyof typeof OUTCOME_TAGS];
+    const stored: StoredMethod = { method: { id: paymentMethodId, brand: 'unknown', last4: '', expMonth: 0, expYear: 0 }, ...(decline && { decline }) };
+    customer.methods.set(paymentMethodId, stored);
+    return stored;
+  }
+
+  /** Of this processor's form, and not a card this run knows (under another customer). */
+  private isEarlierMethod(paymentMethodId: string): boolean {
+    return REMEMBERED_METHOD.test(paymentMethodId) && ![...this.customers.values()].some((c) => c.methods.has(paymentMethodId));
+  }
+
   private customer(customerId: string): Customer {
     const customer = this.customers.get(customerId);
     if (!customer) throw new UnknownPaymentReferenceError('customer', customerId);
     return customer;
   }
 
+  /** `<prefix>_test_<random>`, or `<prefix>_<random>` when the prefix ends in `_test_…` already. */
   private newId(prefix: string): string {
+    if (prefix.startsWith('pm_test_')) return `${prefix}_${this.randomPart()}`;
     return `${prefix}_test_${this.randomPart()}`;
   }
 }

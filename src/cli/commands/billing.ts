@@ -1,0 +1,34 @@
+import { parseArgs } from 'node:util';
+import { runRenewals } from '../../service/billing/renewals';
+import { systemClock, type Clock } from '../../service/domain/clock';
+import { TestPaymentProcessor } from '../../service/payments/test-processor';
+import { UsageError } from '../config';
+import type { Io } from '../io';
+import { withStore } from '../store';
+
+export const BILLING_USAGE = ['svc billing run [--at ISO-TIME] [--db PATH]   (svc serve runs it every 5 minutes)'];
+
+/**
+ * Takes the charges that are due (renewals, instalments, retries; billing/renewals.ts) once, and
+ * prints what happened as one JSON line. `--at` bills as if it were that time (a time after now
+ * only: a test or a catch-up, never a charge taken twice, since dates only move forward).
+ */
+export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const [action, ...rest] = args;
+  if (action !== 'run') throw new UsageError(`unknown billing action ${action ?? '(none)'}`);
+  const { values } = parseArgs({ args: rest, options: { at: { type: 'string' }, db: { type: 'string' } } });
+  let clock: Clock = systemClock;
+  if (values.at !== undefined) {
+    const at = Date.parse(values.at);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(values.at) || Number.isNaN(at)) throw new UsageError('--at takes an ISO 8601 time such as 2027-01-31T00:00:00Z');
+    if (at < systemClock()) throw new UsageError('--at must not be in the past');
+    clock = () => at;
+  }
+  return withStore(values.db, env, async (store) => {
+    const report = await runRenewals({ store, clock, processor: new TestPaymentProcessor({ clock }) }, (error) =>
+      io.err(`a membership could not be billed: ${(error as Error).message}`),
+    );
+    io.out(JSON.stringify(report));
+    return report.errors > 0 ? 1 : 0;
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * The charges after sign-up (docs/decisions/0015-renewals.md): when a membership's
+ * `billingPeriodEnd` comes, a subscription renews for a period or a multi-payment plan takes its
+ * next instalment, from the member's saved card.
+ *
+ * - A subscription cancelled at period end is not charged: it ends (`cancelled`) when its
+ *   `cancelsAt` comes.
+ * - A failed charge sets `paymentFailure` (access stays while it is retried), records a failed
+ *   invoice when the processor made one, and a `paymentFailed` member event. It is tried again a
+ *   day later, at most MAX_ATTEMPTS times in all; then the membership ends (`cancelled`).
+ *   Saving a new card retries at once (`chargeOverdue`).
+ * - A success records the paid invoice, clears `paymentFailure` and moves the dates
+ *   (membership-terms.ts).
+ *
+ * Attempts are counted from the member events, so a run that stops half-way loses nothing: the
+ * next run finds the same due memberships and their attempts so far.
+ */
+import type { Clock } from '../domain/clock';
+import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcessor } from '../payments/processor';
+import type { MembershipPatch, MembershipRecord, PlanRecord, SiteRecord } from '../store/records';
+import type { Store } from '../store/store';
+import { formatMoney } from './money';
+import { advanceMultiPayment, renewSubscription, type MembershipTerms } from './membership-terms';
+import { quotePlan } from './quote';
+
+export const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+export const MAX_ATTEMPTS = 4;
+
+export interface RenewalDeps {
+  store: Store;
+  clock: Clock;
+  processor: PaymentProcessor;
+}
+
+export interface RenewalReport {
+  /** Charges that succeeded. */
+  charged: number;
+  /** Charges that failed (each one is a `paymentFailed` event). */
+  failed: number;
+  /** Memberships that ended: cancelled at period end, or after the last failed attempt. */
+  ended: number;
+  /** Memberships that failed before and wait for their next attempt. */
+  waiting: number;
+  /**
+   * Due memberships of members who never paid through this service (imported or demo data, no
+   * processor customer): there is nothing to charge, so they are left as they are.
+   */
+  unbilled: number;
+  /** Memberships whose processing threw (a store or processor fault); they are tried again next run. */
+  errors: number;
+}
+
+const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, waiting: 0, unbilled: 0, errors: 0 });
+
+type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
+
+/** Every site's memberships that are due at `now`, each handled once. */
+export async function runRenewals(deps: RenewalDeps, onError: (error: unknown) => void = () => undefined): Promise<RenewalReport> {
+  const report = emptyReport();
+  for (const site of await deps.store.listSites()) await renewSite(deps, site, report, onError);
+  return report;
+}
+
+/**
+ * The member's memberships that are due, charged now without waiting for the next retry: after
+ * they saved a new card. Answers what happened.
+ */
+export async function chargeOverdue(deps: RenewalDeps, site: SiteRecord, memberId: number): Promise<RenewalReport> {
+  const report = emptyReport();
+  const now = deps.clock();
+  const due = (await deps.store.listMembershipsOfMember(site.id, memberId)).filter((m) => isDue(m, now));
+  for (const membership of due) await renewOne(deps, site, membership, report, { retryNow: true });
+  return report;
+}
+
+function isDue(m: MembershipRecord, now: number): boolean {
+  return m.status === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
+}
+
+async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: (error: unknown) => void): Promise<void> {
+  const now = deps.clock();
+  let afterId: number | undefined;
+  for (;;) {
+    const page = await deps.store.listMemberships(
+      site.id,
+      { status: 'active', billingPeriodEnd: { to: now + 1 } },
+      { limit: 200, ...(afterId !== undefined && { afterId }) },
+    );
+    for (const membership of page.items) {
+      try {
+        await renewOne(deps, site, membership, report, { retryNow: false });
+      } catch (error) {
+        report.errors++;
+        onError(error);
+      }
+    }
+    if (!page.hasMore || page.items.length === 0) return;
+    afterId = page.items[page.items.length - 1]!.id;
+  }
+}
+
+async function renewOne(
+  deps: RenewalDeps,
+  site: SiteRecord,
+  membership: MembershipRecord,
+  report: RenewalReport,
+  { retryNow }: { retryNow: boolean },
+): Promise<void> {
+  const { store, clock, processor } = deps;
+  const now = clock();
+  const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
+  if (membership.cancelsAt !== undefined && membership.cancelsAt <= now) {
+    await update({ status: 'cancelled', billingPeriodEnd: null });
+    report.ended++;
+    return;
+  }
+  const plan = await store.getPlan(site.id, membership.planId);
+  if (!plan || (plan.type !== 'subscription' && plan.type !== 'multiPayment')) return;
+
+  const member = await store.getMember(site.id, membership.memberId);
+  if (!member?.processorCustomerId) {
+    report.unbilled++;
+    return;
+  }
+  const dueAt = membership.billingPeriodEnd!;
+  const failures = (await store.listMemberEvents(site.id, { memberId: membership.memberId, created: { from: dueAt } }, { limit: 1000 })).items.filter(
+    (e) => e.eventType === 'paymentFailed' && e.details.membershipId === membership.id,
+  );
+  const lastAttempt = failures.at(-1)?.createdAt;
+  if (!retryNow && lastAttempt !== undefined && now - lastAttempt < RETRY_AFTER_MS) {
+    report.waiting++;
+    return;
+  }
+
+  const recurring = quotePlan(plan, now).recurring!;
+  const currency = plan.billing.currency;
+  const description = chargeDescription(plan, membership);
+  const card = await store.getPaymentMethod(site.id, membership.memberId);
+  let outcome: { paid: true; chargeId: string; invoiceId: string } | { paid: false; chargeId?: string; invoiceId?: string; reason: string };
+  try {
+    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', 'none saved');
+    const receipt = await processor.charge(member.processorCustomerId, card.processorId, { amountCents: recurring.amountCents, currency, description });
+    outcome = { paid: true, ...receipt };
+  } catch (error) {
+    if (error instanceof PaymentDeclinedError) outcome = { paid: false, chargeId: error.chargeId, invoiceId: error.invoiceId, reason: error.declineCode };
+    else if (error instanceof UnknownPaymentReferenceError) outcome = { paid: false, reason: 'noPaymentMethod' };
+    else throw error;
+  }
+
+  if (outcome.invoiceId) {
+    await store.createInvoice({
+      siteId: site.id, memberId: membership.memberId, planId: plan.id, membershipId: membership.id,
+      processorInvoiceId: outcome.invoiceId, processorChargeId: outcome.chargeId!,
+      subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, totalCents: recurring.amountCents, currency,
+      status: outcome.paid ? 'paid' : 'failed', description, createdAt: now,
+    });
+  }
+  if (outcome.paid) {
+    await update(termsPatch(nextTerms(membership, plan)));
+    report.charged++;
+    return;
+  }
+
+  const amount = formatMoney(recurring.amountCents, currency, site.locale);
+  await store.createMemberEvents([
+    {
+      siteId: site.id, memberId: membership.memberId, eventType: 'paymentFailed', createdAt: now,
+      details: {
+        planId: plan.id, membershipId: membership.id, amount, reason: outcome.reason, attempt: failures.length + 1,
+        ...(outcome.chargeId && { chargeId: outcome.chargeId }), ...(outcome.invoiceId && { invoiceId: outcome.invoiceId }),
+      },
+    },
+  ]);
+  report.failed++;
+  if (failures.length + 1 >= MAX_ATTEMPTS) {
+    await update({ status: 'cancelled', paymentFailure: true, billingPeriodEnd: null });
+    await store.createMemberEvents([
+      { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: plan.id, reason: 'paymentFailed' }, createdAt: now },
+    ]);
+    report.ended++;
+  } else if (!membership.paymentFailure) {
+    await update({ paymentFailure: true });
+  }
+}
+
+/** "Monthly: renewal" or "Course in three payments: payment 2 of 3". */
+function chargeDescription(plan: RecurringPlan, membership: MembershipRecord): string {
+  if (plan.type === 'subscription') return `${plan.name}: renewal`;
+  return `${plan.name}: payment ${(membership.paymentsMade ?? 0) + 1} of ${plan.billing.paymentCountRequired}`;
+}
+
+function nextTerms(membership: MembershipRecord, plan: RecurringPlan): MembershipTerms {
+  const terms: MembershipTerms = {
+    status: membership.status,
+    createdAt: membership.createdAt,
+    paymentFailure: membership.paymentFailure,
+    ...(membership.expiresAt !== undefined && { expiresAt: membership.expiresAt }),
+    ...(membership.billingPeriodEnd !== undefined && { billingPeriodEnd: membership.billingPeriodEnd }),
+    ...(membership.paymentsMade !== undefined && { paymentsMade: membership.paymentsMade }),
+  };
+  return plan.type === 'subscription' ? renewSubscription(terms, plan) : advanceMultiPayment(terms, plan);
+}
+
+function termsPatch(terms: MembershipTerms): MembershipPatch {
+  return {
+    paymentFailure: false,
+    billingPeriodEnd: terms.billingPeriodEnd ?? null,
+    ...(terms.paymentsMade !== undefined && { paymentsMade: terms.paymentsMade }),
+  };
+}

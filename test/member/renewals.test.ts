@@ -1,0 +1,138 @@
+/**
+ * The charges after sign-up (src/service/billing/renewals.ts, decision 0015): subscription
+ * renewals, multi-payment instalments, failed payments retried a day apart and ended after the
+ * last attempt, a new card retried at once, and cancelling at period end. The run uses a new
+ * test processor, as `svc billing run` or a restarted `svc serve` would.
+ */
+import { expect, test } from 'vitest';
+import type { ContentItem, ConversionDetail, InvoiceSummary, MemberInfo } from '../../src/contract/member';
+import { MAX_ATTEMPTS, RETRY_AFTER_MS, runRenewals } from '../../src/service/billing/renewals';
+import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
+import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, type MemberCtx } from './support';
+
+const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
+const DECLINED = { ...GOOD, cardNumber: '4000 0000 0000 0002' };
+
+const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) });
+const join = async (ctx: MemberCtx, token: string, planPublicId: string, card = GOOD) =>
+  jsonOf<ConversionDetail>(await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId, ...card } }), 201);
+/** A new sign-in each time: the clock moves by months here, past any session's life. */
+const graceToken = async (ctx: MemberCtx) => (await ctx.session(GRACE)).token;
+const membership = async (ctx: MemberCtx, id: number) =>
+  (await jsonOf<MemberInfo>(await ctx.authed(await graceToken(ctx), `${BASE}/me`), 200)).memberships.find((m) => m.id === id)!;
+const invoices = async (ctx: MemberCtx) => jsonOf<InvoiceSummary[]>(await ctx.authed(await graceToken(ctx), `${BASE}/invoices`), 200);
+const eventsOf = async (ctx: MemberCtx, type: string) =>
+  (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: ctx.demo.memberIds.grace }, { limit: 100 })).items.filter((e) => e.eventType === type);
+const untilDue = (ctx: MemberCtx, iso: string) => ctx.advance(Date.parse(iso) - ctx.now() + 1);
+
+forEachStore((fresh) => {
+  test('a subscription renews when its period ends: charged on the saved card, a paid invoice, the next period end one interval on', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0 }); // not due yet
+    const firstEnd = joined.billingPeriodEnd!;
+    untilDue(ctx, firstEnd);
+    expect(await run(ctx)).toMatchObject({ charged: 1, failed: 0, ended: 0 });
+    const renewed = await membership(ctx, joined.id);
+    expect(renewed).toMatchObject({ status: 'active', paymentFailure: false });
+    const next = new Date(firstEnd);
+    next.setUTCMonth(next.getUTCMonth() + 1);
+    expect(renewed.billingPeriodEnd).toBe(next.toISOString());
+    expect((await invoices(ctx)).map((i) => [i.description, i.status, i.totalCents])).toEqual([
+      ['Monthly: renewal', 'paid', 1200],
+      ['Monthly', 'paid', 1200],
+    ]);
+    expect(await run(ctx)).toMatchObject({ charged: 0 }); // paid for this period: not charged twice
+  });
+
+  test('a multi-payment plan takes one instalment per interval until paid off, then bills no more', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'course3');
+    untilDue(ctx, joined.billingPeriodEnd!);
+    expect(await run(ctx)).toMatchObject({ charged: 1 });
+    const second = await membership(ctx, joined.id);
+    untilDue(ctx, second.billingPeriodEnd!);
+    expect(await run(ctx)).toMatchObject({ charged: 1 });
+    const paidOff = await membership(ctx, joined.id);
+    expect(paidOff.billingPeriodEnd).toBeUndefined();
+    expect(paidOff.status).toBe('active');
+    ctx.advance(60 * DAY);
+    expect(await run(ctx)).toMatchObject({ charged: 0 });
+    expect((await invoices(ctx)).map((i) => i.description)).toEqual([
+      'Course in three payments: payment 3 of 3',
+      'Course in three payments: payment 2 of 3',
+      'Course in three payments',
+    ]);
+    const records = await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.grace!);
+    expect(records.find((m) => m.id === joined.id)?.paymentsMade).toBe(3);
+  });
+
+  test('a declined renewal: paymentFailure, a failed invoice and a paymentFailed event; retried a day later; ended after the last attempt', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED })).status).toBe(200);
+    untilDue(ctx, joined.billingPeriodEnd!);
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 1, ended: 0 });
+    expect(await membership(ctx, joined.id)).toMatchObject({ status: 'active', paymentFailure: true, billingPeriodEnd: joined.billingPeriodEnd });
+    const [failure] = await eventsOf(ctx, 'paymentFailed');
+    expect(failure!.details).toStrictEqual({
+      planId: ctx.demo.planIds.monthly, membershipId: joined.id, amount: '$12.00', reason: 'card_declined', attempt: 1,
+      chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/),
+    });
+    expect((await invoices(ctx))[0]).toMatchObject({ id: failure!.details.invoiceId, status: 'failed', description: 'Monthly: renewal' });
+
+    ctx.advance(RETRY_AFTER_MS - HOUR);
+    expect(await run(ctx)).toMatchObject({ failed: 0, waiting: 1 });
+    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
+      ctx.advance(RETRY_AFTER_MS);
+      expect(await run(ctx)).toMatchObject({ failed: 1, ended: attempt === MAX_ATTEMPTS ? 1 : 0 });
+    }
+    const ended = await membership(ctx, joined.id);
+    expect(ended).toMatchObject({ status: 'cancelled', paymentFailure: true });
+    expect(ended.billingPeriodEnd).toBeUndefined();
+    expect((await eventsOf(ctx, 'paymentFailed')).map((e) => e.details.attempt)).toEqual([1, 2, 3, 4]);
+    expect((await eventsOf(ctx, 'cancellation')).at(-1)?.details).toEqual({ planId: ctx.demo.planIds.monthly, reason: 'paymentFailed' });
+    ctx.advance(30 * DAY);
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0 });
+  });
+
+  test('saving a new card after a failed payment charges it at once and clears paymentFailure', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED });
+    untilDue(ctx, joined.billingPeriodEnd!);
+    await run(ctx);
+    expect((await membership(ctx, joined.id)).paymentFailure).toBe(true);
+    expect((await ctx.authed(await graceToken(ctx), `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    const after = await membership(ctx, joined.id);
+    expect(after.paymentFailure).toBe(false);
+    expect(Date.parse(after.billingPeriodEnd!)).toBeGreaterThan(ctx.now());
+    expect((await invoices(ctx)).map((i) => i.status)).toEqual(['paid', 'failed', 'paid']);
+  });
+
+  test('a subscription cancelled at period end is not charged and ends then, closing its content', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    await jsonOf(await ctx.authed(token, `${BASE}/memberships/${joined.id}/cancel`, { method: 'POST' }), 200);
+    await jsonOf<ContentItem>(await ctx.authed(token, `${BASE}/content/${ctx.demo.contentIds.interview}`), 200);
+    untilDue(ctx, joined.billingPeriodEnd!);
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0, ended: 1 });
+    expect((await membership(ctx, joined.id)).status).toBe('cancelled');
+    expect((await invoices(ctx))).toHaveLength(1);
+    await expectError(await ctx.authed(await graceToken(ctx), `${BASE}/content/${ctx.demo.contentIds.interview}`), 403, 'noAccess');
+  });
+
+  test('memberships of members who never paid here (no processor customer) are left alone', async () => {
+    const ctx = await fresh();
+    // Ada's Monthly comes from the fixtures: due in 20 days, no customer, no card.
+    ctx.advance(21 * DAY);
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0, unbilled: 1 });
+    const ada = await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.ada!);
+    expect(ada.every((m) => m.status === 'active' && !m.paymentFailure)).toBe(true);
+  });
+});
