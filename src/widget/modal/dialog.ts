@@ -12,10 +12,10 @@ const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex=
 
 const STYLE = `
 dialog{box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;
-padding:1.25rem;border:0;border-radius:.75rem;font:16px/1.5 system-ui,sans-serif;color:#111;background:#fff}
+padding:1.25rem;border:0;border-radius:.75rem;font:16px/1.5 system-ui,sans-serif;color:#111;background:#fff;overflow-wrap:break-word}
 dialog::backdrop{background:rgb(0 0 0/.5)}
 header{display:flex;align-items:start;gap:1rem;justify-content:space-between}
-h2{margin:0;font-size:1.25rem}
+h2{margin:0;font-size:1.25rem;min-width:0}
 button{font:inherit;cursor:pointer}
 form{display:grid;gap:.75rem;margin:1rem 0}
 .field{display:grid;gap:.25rem}
@@ -26,7 +26,7 @@ input:not([type=checkbox]),select,textarea{font:inherit;padding:.5rem;border:1px
 button[type=submit]{padding:.625rem 1rem;border:0;border-radius:.375rem;background:#1d4ed8;color:#fff}
 button[disabled]{opacity:.6;cursor:default}
 .link{border:0;background:none;color:#1d4ed8;text-decoration:underline;padding:0}
-dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dd{margin:0}`;
+dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */

@@ -5,7 +5,6 @@
  * `?svcopen=…` on the same page, without a reload (issue 5: "The same screens open from code and
  * from links inside the member menu").
  */
-import { waitFor } from '@testing-library/dom';
 import { expect, test } from 'vitest';
 import { ADA, recordEvents, settle } from '../support';
 import { catchNavigation } from './plan-support';
