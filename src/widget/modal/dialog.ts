@@ -19,6 +19,7 @@ h2{margin:0;font-size:1.25rem;min-width:0}
 button{font:inherit;cursor:pointer}
 form{display:grid;gap:.75rem;margin:1rem 0}
 .field{display:grid;gap:.25rem}
+.field:has(>[type=checkbox]){grid-template-columns:auto 1fr;align-items:center;column-gap:.5rem}.field>[type=checkbox]{order:-1;margin:0}.field>.field-error{grid-column:1/-1}
 input:not([type=checkbox]),select,textarea{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.375rem;min-width:0}
 [aria-invalid=true]{border-color:#b00020}
 .field-error,.form-error{color:#b00020;font-size:.875rem;margin:0}
@@ -26,14 +27,17 @@ input:not([type=checkbox]),select,textarea{font:inherit;padding:.5rem;border:1px
 button[type=submit]{padding:.625rem 1rem;border:0;border-radius:.375rem;background:#1d4ed8;color:#fff}
 button[disabled]{opacity:.6;cursor:default}
 .link{border:0;background:none;color:#1d4ed8;text-decoration:underline;padding:0}
-dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}`;
+dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
+a.button{display:inline-block;padding:.625rem 1rem;border-radius:.375rem;background:#1d4ed8;color:#fff;text-decoration:none}
+video,audio{display:block;width:100%}
+table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.25rem .5rem .25rem 0}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */
   readonly _root: ShadowRoot;
   readonly _body: HTMLElement;
   _setTitle(text: string): void;
-  /** Moves focus to the first control of the body (or the dialog itself). */
+  /** Moves focus to the body's first form field, else its first control, else the Close button. */
   _focusFirst(): void;
   /** Closes, removes the host from the page and gives focus back. Safe to call twice. */
   _close(): void;
@@ -109,7 +113,8 @@ export function openDialog(doc: Document, { title, closeLabel, onClose }: Dialog
     _body: body,
     _setTitle: (text) => void (heading.textContent = text),
     _focusFirst() {
-      const target = body.querySelector<HTMLElement>(FOCUSABLE) ?? closeButton;
+      // A form's first field before a link in the text above it (a plan's description).
+      const target = body.querySelector<HTMLElement>('input,select,textarea') ?? body.querySelector<HTMLElement>(FOCUSABLE) ?? closeButton;
       target.focus();
     },
     _close: close,

@@ -56,6 +56,8 @@ export interface Messages {
   expiresOn: (date: string) => string;
   invoices: string;
   noInvoices: string;
+  /** The invoice table's column headers: date, what, amount, status. */
+  invoiceColumns: [string, string, string, string];
   paid: string;
   failed: string;
   /** The member menu's title and greeting. */
@@ -126,6 +128,7 @@ const en: Messages = {
   expiresOn: (date) => `Expires on ${date}`,
   invoices: 'Invoices',
   noInvoices: 'No invoices yet.',
+  invoiceColumns: ['Date', 'Description', 'Amount', 'Status'],
   paid: 'Paid',
   failed: 'Failed',
   menu: 'Menu',
@@ -200,6 +203,7 @@ const de: Messages = {
   expiresOn: (date) => `Läuft ab am ${date}`,
   invoices: 'Rechnungen',
   noInvoices: 'Noch keine Rechnungen.',
+  invoiceColumns: ['Datum', 'Beschreibung', 'Betrag', 'Status'],
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',
   menu: 'Menü',

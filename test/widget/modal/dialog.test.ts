@@ -95,3 +95,16 @@ test('focus is not returned to an element the page has removed meanwhile', () =>
   expect(() => dialog._close()).not.toThrow();
   expect(hosts()).toHaveLength(0);
 });
+
+test('focus goes to the first form field, before a link in the text above it; with no field, to the first control', () => {
+  const { dialog } = open();
+  dialog._body.innerHTML = '<p>Read <a href="https://example.com/terms">the terms</a>.</p><form><input name="cardNumber"><button>Pay</button></form>';
+  dialog._focusFirst();
+  expect(dialog._root.activeElement?.getAttribute('name')).toBe('cardNumber');
+  dialog._body.innerHTML = '<p>Read <a href="https://example.com/terms">the terms</a>.</p><button>Next</button>';
+  dialog._focusFirst();
+  expect(dialog._root.activeElement?.textContent).toBe('the terms');
+  dialog._body.innerHTML = '<p>Nothing to do.</p>';
+  dialog._focusFirst();
+  expect(dialog._root.activeElement?.textContent).toBe('Close');
+});

@@ -288,6 +288,10 @@ test('invoices after a paid sign-up: one row with the date, "Lifetime", "$199.00
   const m = await waitForScreen('Invoices');
   const rows = [...m.root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
   expect(rows).toEqual([[enDate(new Date()), 'Lifetime', '$199.00', 'Paid']]);
+  // Column headers name each cell for a screen reader.
+  expect([...m.root.querySelectorAll('thead th')].map((th) => [th.getAttribute('scope'), th.textContent])).toEqual([
+    ['col', 'Date'], ['col', 'Description'], ['col', 'Amount'], ['col', 'Status'],
+  ]);
 });
 
 test('invoices, logged out: log in first, then the invoices', async () => {

@@ -12,5 +12,7 @@ export async function invoicesScreen(ctx: ScreenContext): Promise<void> {
     el(doc, 'tr', {}, el(doc, 'td', {}, date(i.createdAt, config.locale)), el(doc, 'td', {}, i.description),
       el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)), el(doc, 'td', {}, i.status === 'paid' ? t.paid : t.failed)),
   );
-  render(ctx, t.invoices, rows.length > 0 ? el(doc, 'table', {}, el(doc, 'tbody', {}, ...rows)) : el(doc, 'p', {}, t.noInvoices));
+  // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.
+  const head = el(doc, 'thead', {}, el(doc, 'tr', {}, ...t.invoiceColumns.map((name) => el(doc, 'th', { scope: 'col' }, name))));
+  render(ctx, t.invoices, rows.length > 0 ? el(doc, 'table', {}, head, el(doc, 'tbody', {}, ...rows)) : el(doc, 'p', {}, t.noInvoices));
 }
