@@ -56,6 +56,8 @@ export interface Messages {
   expiresOn: (date: string) => string;
   invoices: string;
   noInvoices: string;
+  paymentFailed: string;
+  updateCard: string;
   /** The invoice table's column headers: date, what, amount, status. */
   invoiceColumns: [string, string, string, string];
   paid: string;
@@ -128,6 +130,8 @@ const en: Messages = {
   expiresOn: (date) => `Expires on ${date}`,
   invoices: 'Invoices',
   noInvoices: 'No invoices yet.',
+  paymentFailed: 'The last payment failed; it is tried again in a day.',
+  updateCard: 'Use another card',
   invoiceColumns: ['Date', 'Description', 'Amount', 'Status'],
   paid: 'Paid',
   failed: 'Failed',
@@ -203,6 +207,8 @@ const de: Messages = {
   expiresOn: (date) => `Läuft ab am ${date}`,
   invoices: 'Rechnungen',
   noInvoices: 'Noch keine Rechnungen.',
+  paymentFailed: 'Die letzte Zahlung ist fehlgeschlagen; sie wird in einem Tag erneut versucht.',
+  updateCard: 'Andere Karte verwenden',
   invoiceColumns: ['Datum', 'Beschreibung', 'Betrag', 'Status'],
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',

@@ -96,6 +96,8 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
       });
       status.textContent = `${t.saved} ${card.brand} •••• ${card.last4}`;
       f.reset();
+      // The service retried a failed payment on the new card: the memberships show how it went.
+      if (host.member()?.memberships.some((m) => m.paymentFailure)) await host.refresh();
     },
   );
   render(ctx, t.paymentMethod, status, form);

@@ -25,7 +25,14 @@ export function membershipsScreen(ctx: ScreenContext): void {
           .then(() => host.refresh())
           .then(() => membershipsScreen(ctx), () => (cancel.disabled = false));
       });
-      return el(doc, 'li', {}, el(doc, 'strong', {}, m.name), ' ', when(m), cancel ? ' ' : null, cancel);
+      // A failed renewal or instalment is retried; a new card is tried at once.
+      let failed: HTMLElement | null = null;
+      if (m.paymentFailure) {
+        const update = el(doc, 'button', { type: 'button', class: 'link' }, t.updateCard);
+        update.addEventListener('click', () => ctx.show(ctx.screens.paymentMethod));
+        failed = el(doc, 'p', { role: 'alert' }, `${t.paymentFailed} `, update);
+      }
+      return el(doc, 'li', {}, el(doc, 'strong', {}, m.name), ' ', when(m), cancel ? ' ' : null, cancel, failed);
     });
   render(ctx, t.memberships, items.length > 0 ? el(doc, 'ul', {}, ...items) : el(doc, 'p', {}, t.noMemberships));
 }
