@@ -127,6 +127,18 @@ forEachStore((fresh) => {
     await expectError(await ctx.authed(await graceToken(ctx), `${BASE}/content/${ctx.demo.contentIds.interview}`), 403, 'noAccess');
   });
 
+  test('a membership whose expiry date has come is stored expired (the Admin API reads the store) and is not charged any more', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'course3');
+    ctx.advance(400 * DAY); // past the plan's one-year access, with two instalments never taken
+    expect(await run(ctx)).toMatchObject({ expired: 1, charged: 0, failed: 0 });
+    const stored = (await ctx.store.listMemberships(ctx.demo.site.id, { memberId: ctx.demo.memberIds.grace }, { limit: 10 })).items;
+    expect(stored.find((m) => m.id === joined.id)).toMatchObject({ status: 'expired' });
+    expect(stored.find((m) => m.id === joined.id)?.billingPeriodEnd).toBeUndefined();
+    expect(await run(ctx)).toMatchObject({ expired: 0, charged: 0 });
+  });
+
   test('memberships of members who never paid here (no processor customer) are left alone', async () => {
     const ctx = await fresh();
     // Ada's Monthly comes from the fixtures: due in 20 days, no customer, no card.

@@ -17,6 +17,7 @@
  */
 import type { Clock } from '../domain/clock';
 import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcessor } from '../payments/processor';
+import type { MembershipFilter } from '../store/queries';
 import type { MembershipPatch, MembershipRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { formatMoney } from './money';
@@ -39,6 +40,11 @@ export interface RenewalReport {
   failed: number;
   /** Memberships that ended: cancelled at period end, or after the last failed attempt. */
   ended: number;
+  /**
+   * Memberships stored `active` whose expiry date has come, now stored `expired`. The member API
+   * reads them as expired at once; this brings the stored status (and the Admin API) level.
+   */
+  expired: number;
   /** Memberships that failed before and wait for their next attempt. */
   waiting: number;
   /**
@@ -50,7 +56,7 @@ export interface RenewalReport {
   errors: number;
 }
 
-const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, waiting: 0, unbilled: 0, errors: 0 });
+const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, unbilled: 0, errors: 0 });
 
 type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
 
@@ -74,29 +80,34 @@ export async function chargeOverdue(deps: RenewalDeps, site: SiteRecord, memberI
 }
 
 function isDue(m: MembershipRecord, now: number): boolean {
-  return m.status === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
+  const expired = m.expiresAt !== undefined && m.expiresAt <= now;
+  return m.status === 'active' && !expired && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
 }
 
 async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: (error: unknown) => void): Promise<void> {
   const now = deps.clock();
-  let afterId: number | undefined;
-  for (;;) {
-    const page = await deps.store.listMemberships(
-      site.id,
-      { status: 'active', billingPeriodEnd: { to: now + 1 } },
-      { limit: 200, ...(afterId !== undefined && { afterId }) },
-    );
-    for (const membership of page.items) {
-      try {
-        await renewOne(deps, site, membership, report, { retryNow: false });
-      } catch (error) {
-        report.errors++;
-        onError(error);
+  const each = async (filter: MembershipFilter, act: (membership: MembershipRecord) => Promise<void>) => {
+    let afterId: number | undefined;
+    for (;;) {
+      const page = await deps.store.listMemberships(site.id, filter, { limit: 200, ...(afterId !== undefined && { afterId }) });
+      for (const membership of page.items) {
+        try {
+          await act(membership);
+        } catch (error) {
+          report.errors++;
+          onError(error);
+        }
       }
+      if (!page.hasMore || page.items.length === 0) return;
+      afterId = page.items[page.items.length - 1]!.id;
     }
-    if (!page.hasMore || page.items.length === 0) return;
-    afterId = page.items[page.items.length - 1]!.id;
-  }
+  };
+  // Access that has ended is not billed: expire first, then charge what is still active and due.
+  await each({ status: 'active', expires: { to: now + 1 } }, async (membership) => {
+    await deps.store.updateMembership(site.id, membership.id, { status: 'expired', billingPeriodEnd: null });
+    report.expired++;
+  });
+  await each({ status: 'active', billingPeriodEnd: { to: now + 1 } }, (membership) => renewOne(deps, site, membership, report, { retryNow: false }));
 }
 
 async function renewOne(
