@@ -41,9 +41,11 @@ export function apiClient(win: Window, base: string): ApiRequest {
     }
     // Only the list routes answer bare arrays; anywhere else an array is not the member API.
     if (response.ok && (isObject(data) || (Array.isArray(data) && method === 'GET' && LISTS.test(path)))) return data as T;
-    const first = (data as Partial<MemberApiErrorBody> | null)?.errors?.[0];
+    const all = (data as Partial<MemberApiErrorBody> | null)?.errors;
+    const first = all?.[0];
     if (!response.ok && first && typeof first.code === 'string') {
-      throw serviceError(first.code, String(first.message), String(first.path ?? 'base'));
+      const errors = all!.map((e) => ({ path: String(e.path ?? 'base'), code: String(e.code), message: String(e.message) }));
+      throw serviceError(first.code, String(first.message), String(first.path ?? 'base'), errors);
     }
     throw networkError(`The service answered ${response.status} with something that is not the member API.`);
   };

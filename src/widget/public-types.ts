@@ -58,6 +58,11 @@ export interface ServiceError extends Error {
   readonly code: WidgetErrorCode;
   /** The service's field path for field errors (`email`, `customFields.3`, …); `base` otherwise. */
   readonly path: string;
+  /**
+   * Every problem the service named, when it named several at once (a form with more than one
+   * bad field); `code`, `path` and `message` are the first of them.
+   */
+  readonly errors?: readonly { path: string; code: string; message: string }[];
 }
 
 /** The functions and flag the widget adds to `window.Service` (spec 4.1). */

@@ -105,10 +105,11 @@ test('requests carry the bearer token, JSON and no cookies', async () => {
 });
 
 test('a service that never answers: the call rejects with networkError after the timeout, and ready comes anyway', async () => {
+  // The mock service starts on real timers: its first start waits on a timer, which fake ones would hold forever.
+  const h = await harness();
+  const session = await h.signIn(ADA);
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   try {
-    const h = await harness();
-    const session = await h.signIn(ADA);
     h.mock.server.use(http.all(`${h.base}/*`, () => new Promise<never>(() => undefined)));
     localStorage.setItem('svc:demo:token', session.token); // no cache: ready waits for /me
     h.start();
@@ -124,4 +125,19 @@ test('a service that never answers: the call rejects with networkError after the
   } finally {
     vi.useRealTimers();
   }
+});
+
+test('a 400 naming several fields rejects with the first as code and path, and every one in errors', async () => {
+  const h = await harness();
+  h.start();
+  await waitFor(() => expect(h.service.ready).toBe(true));
+  const error = await h.service.register({ email: 'not an address', password: 'short' }).catch((e: unknown) => e);
+  expect(error).toMatchObject({ name: 'ServiceError', code: 'invalidField', path: 'email' });
+  const errors = (error as { errors: { path: string; code: string }[] }).errors;
+  expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining(['email', 'password']));
+  expect(errors.every((e) => e.code === 'invalidField')).toBe(true);
+  // One problem alone carries no list.
+  const single = await h.service.login({ email: 'ada@demo.localhost', password: 'wrong password' }).catch((e: unknown) => e);
+  expect(single).toMatchObject({ code: 'invalidCredentials' });
+  expect(single).not.toHaveProperty('errors');
 });

@@ -390,6 +390,22 @@ test('a short password: the message next to the password field; fixing it and th
   expect(fieldError(m.root, password)).toBe('');
 });
 
+test('several bad fields at once: each shows its own message, and focus goes to the first of them', async () => {
+  const h = await svcopen('/member/sign_up');
+  const m = await waitForScreen('Create an account');
+  const password = m.control('password');
+  const role = m.control<HTMLSelectElement>(fieldName(h, 'role'));
+  const terms = m.control(fieldName(h, 'terms'));
+  fill(m.control('email'), newEmail());
+  fill(password, 'short');
+  m.form().requestSubmit();
+  await waitFor(() => expect(fieldError(m.root, password)).toBe('A password has at least 8 characters'));
+  expect(fieldError(m.root, role)).toBe('Role is required');
+  expect(fieldError(m.root, terms)).toBe('I accept the terms must be ticked');
+  expect([password, role, terms].map((c) => c.getAttribute('aria-invalid'))).toEqual(['true', 'true', 'true']);
+  expect(m.root.activeElement).toBe(password);
+});
+
 test('an unticked required checkbox: its slot says it must be ticked', async () => {
   const h = await svcopen('/member/sign_up');
   const m = await waitForScreen('Create an account');

@@ -16,7 +16,9 @@ export function actionForm(ctx: ScreenContext, label: string, fields: Node[], su
     showErrors(form, []);
     submit(form)
       .catch((error: unknown) => {
-        showErrors(form, [errorText(ctx.t, error)]);
+        // Every bad field at once, each in its own words next to it.
+        const all = (error as { errors?: { code: string; path: string; message: string }[] }).errors;
+        showErrors(form, all ? all.map((e) => errorText(ctx.t, e)) : [errorText(ctx.t, error)]);
         form.querySelector<HTMLElement>('[aria-invalid]')?.focus();
       })
       .finally(() => {
