@@ -1,5 +1,6 @@
 import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
+import { logoutButton, screenLinks } from './menu-links';
 
 /**
  * The member menu, for sites that enable one (`memberMenu` in GET /config): where a logged-in
@@ -9,27 +10,16 @@ export function memberMenuScreen(ctx: ScreenContext): void {
   const { doc, t, host } = ctx;
   const member = host.member();
   if (!member) return ctx.show(ctx.screens.login(memberMenuScreen));
-  const logout = el(doc, 'button', { type: 'button', class: 'link' }, t.logOut);
-  logout.addEventListener('click', () => {
-    logout.disabled = true;
-    void host.logout().finally(() => ctx.close());
-  });
-  const links = (
-    [
-      [t.account, ctx.screens.account],
-      [t.memberships, ctx.screens.memberships],
-      [t.invoices, ctx.screens.invoices],
-      [t.plans, ctx.screens.plans],
-    ] as const
-  ).map(([label, screen]) => {
-    const link = el(doc, 'button', { type: 'button', class: 'link' }, label);
-    link.addEventListener('click', () => ctx.show(screen));
-    return el(doc, 'li', {}, link);
-  });
+  const links = screenLinks(ctx, [
+    [t.account, ctx.screens.account],
+    [t.memberships, ctx.screens.memberships],
+    [t.invoices, ctx.screens.invoices],
+    [t.plans, ctx.screens.plans],
+  ]);
   render(
     ctx,
     t.menu,
     el(doc, 'p', {}, t.signedInAs(member.name || member.email)),
-    el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logout))),
+    el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logoutButton(ctx, { class: 'link' })))),
   );
 }

@@ -1,0 +1,21 @@
+import type { Screen, ScreenContext } from '../screen';
+import { el } from '../ui';
+
+/** A list of buttons, each opening its screen in the same dialog (the account screen, the member menu). */
+export function screenLinks(ctx: ScreenContext, entries: readonly (readonly [label: string, screen: Screen])[]): HTMLLIElement[] {
+  return entries.map(([label, screen]) => {
+    const link = el(ctx.doc, 'button', { type: 'button', class: 'link' }, label);
+    link.addEventListener('click', () => ctx.show(screen));
+    return el(ctx.doc, 'li', {}, link);
+  });
+}
+
+/** "Log out": logs out on the service, then closes the dialog. */
+export function logoutButton(ctx: ScreenContext, attributes: Record<string, string> = {}): HTMLButtonElement {
+  const logout = el(ctx.doc, 'button', { type: 'button', ...attributes }, ctx.t.logOut);
+  logout.addEventListener('click', () => {
+    logout.disabled = true;
+    void ctx.host.logout().finally(() => ctx.close());
+  });
+  return logout;
+}
