@@ -46,6 +46,16 @@ forEachStore((fresh) => {
     expect(await run(ctx)).toMatchObject({ charged: 0 }); // paid for this period: not charged twice
   });
 
+  test('two runs at once (the timer, and a member saving a card) charge a due renewal once', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    untilDue(ctx, joined.billingPeriodEnd!);
+    const [a, b] = await Promise.all([run(ctx), run(ctx)]);
+    expect(a.charged + b.charged).toBe(1);
+    expect((await invoices(ctx)).map((i) => i.description)).toEqual(['Monthly: renewal', 'Monthly']);
+  });
+
   test('a multi-payment plan takes one instalment per interval until paid off, then bills no more', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);

@@ -110,7 +110,35 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
   await each({ status: 'active', billingPeriodEnd: { to: now + 1 } }, (membership) => renewOne(deps, site, membership, report, { retryNow: false }));
 }
 
+/**
+ * Memberships being billed in this process right now. The timer's run and a member saving a
+ * card (`chargeOverdue`) may reach the same membership at once; the second one leaves it.
+ */
+const inFlight = new Set<string>();
+
 async function renewOne(
+  deps: RenewalDeps,
+  site: SiteRecord,
+  listed: MembershipRecord,
+  report: RenewalReport,
+  options: { retryNow: boolean },
+): Promise<void> {
+  const key = `${site.id}:${listed.id}`;
+  if (inFlight.has(key)) {
+    report.waiting++;
+    return;
+  }
+  inFlight.add(key);
+  try {
+    // Read again: the page it was listed on may be older than a charge just taken.
+    const membership = (await deps.store.listMembershipsOfMember(site.id, listed.memberId)).find((m) => m.id === listed.id);
+    if (membership && isDue(membership, deps.clock())) await bill(deps, site, membership, report, options);
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+async function bill(
   deps: RenewalDeps,
   site: SiteRecord,
   membership: MembershipRecord,
