@@ -14,36 +14,37 @@
  * one-time plans (one with tax and rich text), and a free plan. The logged-in member is on the
  * subscription and on Workshop, paid with the test card after one declined attempt, so the invoice
  * table (three rows, one failed), the membership list (with its Cancel button) and the saved card
- * are all drawn. Last, a member with a long e-mail address on the account screen at 320 px.
- * As plan-signup.test.ts does, this file starts its own service: `svc sites create`, then plans
- * and fields written through the store, then `svc serve`.
+ * are all drawn. The site has a member menu (a logged-in "Log in" opens it), and protected
+ * content: an article and a video in a space opened by Monthly, and an item in a space opened only
+ * by Community and Lifetime, for which the member is offered those plans. Last, a member with a
+ * long e-mail address on the account screen at 320 px.
+ * As plan-signup.test.ts does, this file starts its own service (`startService` with a `setup`
+ * that writes the plans, fields, settings and content through the store).
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SignupFieldValue } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
+import { defineContentSpace } from '../../src/service/domain/content';
 import { definePlan } from '../../src/service/domain/plans';
 import { DEMO_SIGNUP_FIELDS } from '../../src/service/seed/catalogue';
 import type { SignupFieldRecord } from '../../src/service/store/records';
-import { openSqliteStore } from '../../src/service/store/sqlite';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
 import { createMember, type TestMember } from './support/members';
 import { startPageServer, type PageServer } from './support/page-server';
-import { run, SUBDOMAIN, svc } from './support/service';
+import { startService, SUBDOMAIN, type RunningService, type ServiceOptions } from './support/service';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
+
+/** Where the content's video is; the player's requests are answered 204 by the test. */
+const MEDIA_URL = `http://media.${SITE_DOMAIN}`;
 
 const PHONE = { width: 320, height: 640 };
 
 interface ScreenCase {
   screen: string;
-  /** `{lifetime}` stands for that plan's public id. */
+  /** `{lifetime}`, `{article}`, `{video}` and `{closed}` stand for that plan's or item's id. */
   path: string;
   loggedIn: boolean;
   /** The dialog's accessible name once the screen is drawn. */
@@ -51,6 +52,10 @@ interface ScreenCase {
   /** The button that does what the screen is for. */
   primary: string;
 }
+
+/** The content's names; the dialogs showing an item are titled with them. */
+const ARTICLE = 'Getting started';
+const VIDEO = 'Welcome video';
 
 const SCREENS: ScreenCase[] = [
   { screen: 'login', path: '/member/sign_in', loggedIn: false, dialog: 'Log in', primary: 'Log in' },
@@ -65,63 +70,76 @@ const SCREENS: ScreenCase[] = [
   { screen: 'memberships', path: '/member/memberships', loggedIn: true, dialog: 'Your memberships', primary: 'Cancel: Monthly' },
   { screen: 'all plans', path: '/member/plans/all', loggedIn: true, dialog: 'Plans', primary: 'Choose: Lifetime' },
   { screen: 'plan sign-up (paid, with tax)', path: '/member/plans/{lifetime}', loggedIn: true, dialog: 'Lifetime', primary: 'Sign up' },
+  // The site has a member menu: a logged-in "Log in" opens it.
+  { screen: 'member menu', path: '/member/sign_in', loggedIn: true, dialog: 'Menu', primary: 'Log out' },
+  // Protected content: an article to read (the only button is Close), the plans that open an
+  // item the member may not see, a video player.
+  { screen: 'content article', path: '/content/{article}', loggedIn: true, dialog: ARTICLE, primary: 'Close' },
+  { screen: 'content without access (plans)', path: '/content/{closed}', loggedIn: true, dialog: 'Plans', primary: 'Choose: Community' },
+  { screen: 'content video (popup)', path: '/content/{video}/popup', loggedIn: true, dialog: VIDEO, primary: 'Close' },
 ];
 
 let browser: Browser | undefined;
 let pages: PageServer | undefined;
-let serve: ChildProcess | undefined;
-let serviceUrl = '';
-let dir = '';
-const serviceLog: string[] = [];
-let lifetimeId = '';
+let service: RunningService | undefined;
+/** The placeholders of the screens' paths. */
+const ids = { lifetime: '', article: '', video: '', closed: '' };
 let fields: SignupFieldRecord[] = [];
 let member: TestMember | undefined;
 /** Logged out and logged in (the same member), at the default size and on a phone. */
 const contexts: Record<'out' | 'in' | 'outPhone' | 'inPhone', BrowserContext | undefined> = { out: undefined, in: undefined, outPhone: undefined, inPhone: undefined };
 
-async function startServiceWithPlansAndFields(): Promise<void> {
-  dir = mkdtempSync(join(tmpdir(), 'svc-a11y-'));
-  const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
-  await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
-  const store = openSqliteStore(db);
-  try {
-    const site = (await store.getSiteBySubdomain(SUBDOMAIN))!;
-    const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
-    await define({
-      name: 'Monthly',
-      type: 'subscription',
-      description: '<p>Every issue, <strong>every month</strong>.</p>',
-      billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } },
-    });
-    lifetimeId = (
-      await define({
-        name: 'Lifetime',
-        type: 'oneTimePayment',
-        description: '<p>Pay once, keep <em>everything</em>: the archive, the courses and the <a href="https://shop.example/faq">community</a>.</p>',
-        expiration: { mode: 'none' },
-        billing: { price: 199, currency: 'usd', taxPercentage: 20, taxDescription: '<p>VAT at 20%</p>' },
-      })
-    ).publicId;
-    await define({ name: 'Community', type: 'free', expiration: { mode: 'none' } });
-    await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
-    // The CLI has no command for sign-up fields: the demo site's, through the store.
-    await store.createSignupFields(DEMO_SIGNUP_FIELDS.map(({ answers: _answers, ...field }, position) => ({ ...field, siteId: site.id, position })));
-    fields = await store.listSignupFields(site.id);
-  } finally {
-    await store.close();
-  }
-  serve = svc(['serve', '--db', db], env);
-  serviceUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: serve!.stderr! }).on('line', (line) => {
-      serviceLog.push(line);
-      const match = /serving on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]!);
-    });
-    serve!.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${serviceLog.join('\n')}`)));
+/**
+ * The plans, the demo site's custom sign-up fields, a member menu, and content: a space opened by
+ * Monthly (the member's) with an article and a video, and one opened only by Community and
+ * Lifetime (not the member's).
+ */
+const setup: ServiceOptions['setup'] = async (store, site) => {
+  const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
+  const monthly = await define({
+    name: 'Monthly',
+    type: 'subscription',
+    description: '<p>Every issue, <strong>every month</strong>.</p>',
+    billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } },
   });
-  serve.stdout!.resume();
-}
+  const lifetime = await define({
+    name: 'Lifetime',
+    type: 'oneTimePayment',
+    description: '<p>Pay once, keep <em>everything</em>: the archive, the courses and the <a href="https://shop.example/faq">community</a>.</p>',
+    expiration: { mode: 'none' },
+    billing: { price: 199, currency: 'usd', taxPercentage: 20, taxDescription: '<p>VAT at 20%</p>' },
+  });
+  ids.lifetime = lifetime.publicId;
+  const community = await define({ name: 'Community', type: 'free', expiration: { mode: 'none' } });
+  await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
+  // The CLI has no command for sign-up fields: the demo site's, through the store.
+  await store.createSignupFields(DEMO_SIGNUP_FIELDS.map(({ answers: _answers, ...field }, position) => ({ ...field, siteId: site.id, position })));
+  fields = await store.listSignupFields(site.id);
+  await store.updateSite(site.id, { memberMenu: true });
+  [ids.article, ids.video] = (
+    await defineContentSpace(store, site.id, {
+      name: 'Library',
+      planIds: [monthly.id],
+      items: [
+        {
+          name: ARTICLE,
+          type: 'article',
+          body:
+            '<h3>Before the first issue</h3><p>Read the <a href="https://shop.example/guide">reading guide</a>, then <strong>say hello</strong> in the forum.</p>' +
+            '<ul><li>New issues on the first of the month</li><li>The archive goes back to 2019</li></ul><blockquote>Questions? Write to us.</blockquote>',
+        },
+        { name: VIDEO, type: 'video', url: `${MEDIA_URL}/welcome.mp4` },
+      ],
+    })
+  ).map(String) as [string, string];
+  [ids.closed] = (
+    await defineContentSpace(store, site.id, {
+      name: 'Community corner',
+      planIds: [community.id, lifetime.id],
+      items: [{ name: 'Community call', type: 'article', body: '<p>The monthly call with the whole community.</p>' }],
+    })
+  ).map(String) as [string];
+};
 
 /** Answers for the required custom fields, so the member can sign up. */
 function requiredAnswers(): Record<string, SignupFieldValue> {
@@ -132,23 +150,25 @@ function requiredAnswers(): Record<string, SignupFieldValue> {
   return answers;
 }
 
+/** A context whose pages record widget events; the video player's requests are answered 204. */
 async function newContext(options: { viewport?: typeof PHONE; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {}): Promise<BrowserContext> {
   const context = await browser!.newContext(options);
   await recordEventsIn(context);
+  await context.route(`${MEDIA_URL}/**`, (route) => route.fulfill({ status: 204 }));
   return context;
 }
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
     browser = await launchChromium();
-    await startServiceWithPlansAndFields();
-    pages = await startPageServer(`${serviceUrl}/scripts/widgets.js`);
+    service = await startService({ tempPrefix: 'svc-a11y-', setup });
+    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
     const origin = pages.url(HOST_A).replace(/\/$/, '');
     // A short e-mail: a long one would scroll inside its field on a phone, which is no fault.
-    member = await createMember(serviceUrl, origin, { email: 'ada@a11y.example', firstName: 'Ada', lastName: 'Lovelace', customFields: requiredAnswers() });
+    member = await createMember(service.url, origin, { email: 'ada@a11y.example', firstName: 'Ada', lastName: 'Lovelace', customFields: requiredAnswers() });
     // Three invoices: Monthly paid, a declined attempt at Workshop, then Workshop paid.
     const buy = async (plan: string, cardNumber: string, status: number) => {
-      const response = await fetch(`${serviceUrl}/member/v1/sites/${SUBDOMAIN}/memberships`, {
+      const response = await fetch(`${service!.url}/member/v1/sites/${SUBDOMAIN}/memberships`, {
         method: 'POST',
         headers: { origin, authorization: `Bearer ${member!.session.token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ planPublicId: await planIdOf(plan, origin), cardNumber, cardExpiry: '12/34', cardCvc: '123' }),
@@ -173,17 +193,12 @@ if (!skipBrowserTests) {
   afterAll(async () => {
     await browser?.close();
     await pages?.close();
-    if (serve && serve.exitCode === null) {
-      const closed = new Promise((resolve) => serve!.once('close', resolve));
-      serve.kill('SIGTERM');
-      await closed;
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await service?.stop();
   });
 }
 
 async function planIdOf(name: string, origin: string): Promise<string> {
-  const response = await fetch(`${serviceUrl}/member/v1/sites/${SUBDOMAIN}/plans`, { headers: { origin } });
+  const response = await fetch(`${service!.url}/member/v1/sites/${SUBDOMAIN}/plans`, { headers: { origin } });
   const plans = (await response.json()) as { name: string; publicId: string }[];
   return plans.find((plan) => plan.name === name)!.publicId;
 }
@@ -191,7 +206,7 @@ async function planIdOf(name: string, origin: string): Promise<string> {
 /** Opens the screen in a new page of `context` and waits until its dialog has its name (drawn). */
 async function openScreen(context: BrowserContext, screen: ScreenCase): Promise<WidgetPage> {
   const page = new WidgetPage(await context.newPage());
-  await page.page.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent(screen.path.replace('{lifetime}', lifetimeId))}`);
+  await page.page.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent(screen.path.replace(/\{(\w+)\}/g, (_, key: keyof typeof ids) => ids[key]))}`);
   await page.waitForEvent('Service.ready');
   try {
     await page.page.getByRole('dialog', { name: screen.dialog, exact: true }).waitFor({ state: 'visible', timeout: 5_000 });
@@ -212,6 +227,26 @@ async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
   if (screen.path === '/member/invoices') expect(await dialog.locator('tbody tr').count()).toBe(3);
   if (screen.path === '/member/plans/all') expect((await dialog.locator('h3').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Monthly', 'Workshop']);
   if (screen.path === '/member/payment_method/update') expect(await dialog.getByRole('status').textContent()).toMatch(/4242/);
+  if (screen.dialog === 'Menu') {
+    expect(await dialog.getByRole('navigation', { name: 'Menu', exact: true }).getByRole('button').allTextContents()).toEqual([
+      'Your account',
+      'Your memberships',
+      'Invoices',
+      'Plans',
+      'Log out',
+    ]);
+  }
+  if (screen.dialog === ARTICLE) {
+    await expect.poll(() => dialog.locator('.rich').textContent(), { timeout: 5_000 }).toContain('say hello');
+    expect(await dialog.locator('.rich h3, .rich a, .rich ul li, .rich blockquote').count()).toBe(5);
+  }
+  if (screen.path === '/content/{closed}') {
+    expect(await dialog.getByRole('alert').textContent()).toBe('This content is for members of these plans:');
+    expect((await dialog.getByRole('button', { name: /^Choose: / }).allTextContents()).sort()).toEqual(['Choose: Community', 'Choose: Lifetime']);
+  }
+  if (screen.dialog === VIDEO) {
+    expect(await dialog.locator('video[controls]').getAttribute('src')).toBe(`${MEDIA_URL}/welcome.mp4`);
+  }
 }
 
 interface Violation {
@@ -310,7 +345,7 @@ for (const screen of SCREENS) {
 
 browserTest('at 320 px a long e-mail address wraps on the account screen instead of widening the dialog', async () => {
   // 45 characters and no hyphen: no place where the browser would break it by itself.
-  const long = await createMember(serviceUrl, pages!.url(HOST_A).replace(/\/$/, ''), {
+  const long = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), {
     email: 'augusta.ada.lovelace@analyticalengine.example',
     customFields: requiredAnswers(),
   });

@@ -2,25 +2,19 @@
  * A paid plan sign-up in real Chromium against the real `svc serve` child: register through the
  * modal, open /member/plans/<monthly>, pay with the test card 4242 4242 4242 4242, see
  * Service.conversion, then cancel at /member/memberships ("Ends on …") and see the paid invoice at
- * /member/invoices. The `shop` site made by the CLI has no plans, so this file starts its own
- * service: `svc sites create`, then a plan written to the same SQLite file through the store
- * (the CLI has no plan command), then `svc serve`.
+ * /member/invoices; and a declined card, which leaves no membership and a failed invoice. The `shop` site made by the CLI has no plans, so this file starts its own
+ * service (`startService` with a `setup` that writes the plan through the store: the CLI has no
+ * plan command).
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
 import { definePlan } from '../../src/service/domain/plans';
-import { openSqliteStore } from '../../src/service/store/sqlite';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
-import { uniqueEmail } from './support/members';
+import { createMember, uniqueEmail } from './support/members';
 import { startPageServer, type PageServer } from './support/page-server';
-import { run, SUBDOMAIN, svc } from './support/service';
+import { startService, type RunningService } from './support/service';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
 
@@ -29,54 +23,30 @@ const WELCOME_URL = `http://welcome.${SITE_DOMAIN}/welcome`;
 
 let browser: Browser | undefined;
 let pages: PageServer | undefined;
-let serve: ChildProcess | undefined;
-let serviceUrl = '';
+let service: RunningService | undefined;
 let planPublicId = '';
-let dir = '';
-const serviceLog: string[] = [];
-
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
     browser = await launchChromium();
-    dir = mkdtempSync(join(tmpdir(), 'svc-plans-'));
-    const db = join(dir, 'svc.db');
-    const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
-    await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
-    const store = openSqliteStore(db);
-    try {
-      const site = (await store.getSiteBySubdomain(SUBDOMAIN))!;
-      const plan = await definePlan(store, systemClock, site.id, {
-        name: 'Monthly',
-        type: 'subscription',
-        billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } },
-        welcomeUrl: WELCOME_URL,
-      });
-      planPublicId = plan.publicId;
-    } finally {
-      await store.close();
-    }
-    serve = svc(['serve', '--db', db], env);
-    serviceUrl = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: serve!.stderr! }).on('line', (line) => {
-        serviceLog.push(line);
-        const match = /serving on (http:\/\/\S+)/.exec(line);
-        if (match) resolve(match[1]!);
-      });
-      serve!.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${serviceLog.join('\n')}`)));
+    service = await startService({
+      tempPrefix: 'svc-plans-',
+      async setup(store, site) {
+        const plan = await definePlan(store, systemClock, site.id, {
+          name: 'Monthly',
+          type: 'subscription',
+          billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } },
+          welcomeUrl: WELCOME_URL,
+        });
+        planPublicId = plan.publicId;
+      },
     });
-    serve.stdout!.resume();
-    pages = await startPageServer(`${serviceUrl}/scripts/widgets.js`);
+    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
     await pages?.close();
-    if (serve && serve.exitCode === null) {
-      const closed = new Promise((resolve) => serve!.once('close', resolve));
-      serve.kill('SIGTERM');
-      await closed;
-    }
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await service?.stop();
   });
 }
 
@@ -165,7 +135,43 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
     await invoices.waitFor({ state: 'visible', timeout: 5_000 });
     await expect
       .poll(() => invoices.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent))), { timeout: 5_000 })
-      .toEqual([[expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/), 'Monthly', '$12.00', 'Paid']]);
+      .toEqual([[expect.stringMatching(/^Monthly[A-Z][a-z]{2} \d{1,2}, \d{4}$/), '$12.00', 'Paid']]);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('a declined card (4000 0000 0000 0002): the words in the form, no conversion, no membership; the failed attempt is an invoice', async () => {
+  const context = await browser!.newContext();
+  try {
+    await recordEventsIn(context);
+    const member = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), { firstName: 'Dorothy', lastName: 'Vaughan' });
+    const start = new WidgetPage(await context.newPage());
+    await start.page.goto(pages!.url(HOST_A));
+    await start.waitForEvent('Service.ready');
+    await start.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
+    await start.page.close();
+
+    const page = await openAt(context, `/member/plans/${planPublicId}`);
+    const plan = dialogOf(page.page, 'Monthly');
+    await plan.waitFor({ state: 'visible', timeout: 5_000 });
+    await page.page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.page.getByLabel('Security code').fill('123');
+    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    expect(await page.eventTypes()).not.toContain('Service.conversion');
+    expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
+    // The dialog stays, ready for another card.
+    expect(await plan.isVisible()).toBe(true);
+    await page.page.close();
+
+    const invoices = await openAt(context, '/member/invoices');
+    const list = dialogOf(invoices.page, 'Invoices');
+    await list.waitFor({ state: 'visible', timeout: 5_000 });
+    await expect
+      .poll(() => list.locator('tbody tr td:last-child').allTextContents(), { timeout: 5_000 })
+      .toEqual(['Failed']);
   } finally {
     await context.close();
   }

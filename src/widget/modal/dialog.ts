@@ -30,7 +30,7 @@ button[disabled]{opacity:.6;cursor:default}
 dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
 a.button{display:inline-block;padding:.625rem 1rem;border-radius:.375rem;background:#1d4ed8;color:#fff;text-decoration:none}
 video,audio{display:block;width:100%}
-table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.25rem .5rem .25rem 0}`;
+table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.25rem .5rem .25rem 0}.what{display:block}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */

@@ -58,8 +58,8 @@ export interface Messages {
   noInvoices: string;
   paymentFailed: string;
   updateCard: string;
-  /** The invoice table's column headers: date, what, amount, status. */
-  invoiceColumns: [string, string, string, string];
+  /** The invoice table's column headers: what and when, amount, status. */
+  invoiceColumns: [string, string, string];
   paid: string;
   failed: string;
   /** The member menu's title and greeting. */
@@ -132,7 +132,7 @@ const en: Messages = {
   noInvoices: 'No invoices yet.',
   paymentFailed: 'The last payment failed; it is tried again in a day.',
   updateCard: 'Use another card',
-  invoiceColumns: ['Date', 'Description', 'Amount', 'Status'],
+  invoiceColumns: ['Invoice', 'Amount', 'Status'],
   paid: 'Paid',
   failed: 'Failed',
   menu: 'Menu',
@@ -209,7 +209,7 @@ const de: Messages = {
   noInvoices: 'Noch keine Rechnungen.',
   paymentFailed: 'Die letzte Zahlung ist fehlgeschlagen; sie wird in einem Tag erneut versucht.',
   updateCard: 'Andere Karte verwenden',
-  invoiceColumns: ['Datum', 'Beschreibung', 'Betrag', 'Status'],
+  invoiceColumns: ['Rechnung', 'Betrag', 'Status'],
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',
   menu: 'Menü',

@@ -1,6 +1,7 @@
 /**
  * The real service as a child process: `svc sites create` makes the test site on a temporary
- * SQLite file, then `svc serve` runs on a free port (cheap scrypt: SVC_SCRYPT=test).
+ * SQLite file, an optional `setup` fills it through the store (plans, fields, content: the CLI
+ * has no command for them), then `svc serve` runs on a free port (cheap scrypt: SVC_SCRYPT=test).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../../../scripts/lib/paths';
+import type { SiteRecord } from '../../../src/service/store/records';
+import { openSqliteStore } from '../../../src/service/store/sqlite';
+import type { Store } from '../../../src/service/store/store';
 import { SITE_DOMAIN } from './chromium';
 
 export const SUBDOMAIN = 'shop';
@@ -16,8 +20,15 @@ export interface RunningService {
   /** `http://127.0.0.1:<port>` */
   url: string;
   port: number;
+  /** The service's SQLite file. */
+  db: string;
   /** Everything the service wrote to stderr, for failure messages. */
   log: string[];
+  /**
+   * Runs `use` on the test site through the store, on a connection of its own, closed after it.
+   * The service reads the site on every request, so a setting changed here counts at once.
+   */
+  withStore<T>(use: (store: Store, site: SiteRecord) => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -40,37 +51,72 @@ export async function run(args: string[], env: Record<string, string>): Promise<
   if (code !== 0) throw new Error(`svc ${args.join(' ')} exited with ${code}:\n${output}`);
 }
 
-export async function startService(): Promise<RunningService> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-browser-'));
+export interface ServiceOptions {
+  /**
+   * Fills the new site before the service starts (plans, sign-up fields, content, settings the
+   * CLI has no command for): runs on the SQLite file right after `svc sites create`, through the
+   * store; the store is closed when it is done, before `svc serve`.
+   */
+  setup?: (store: Store, site: SiteRecord) => Promise<void> | void;
+  /** The temporary directory's prefix (`svc-browser-` when not given), to tell the files' services apart. */
+  tempPrefix?: string;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const dir = mkdtempSync(join(tmpdir(), options.tempPrefix ?? 'svc-browser-'));
   const db = join(dir, 'svc.db');
   const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
-  await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
-  // The site exists, so serve seeds no demo data.
-  const child = svc(['serve', '--db', db], env);
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
   const log: string[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      log.push(line);
-      const match = /serving on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]!);
+  let child: ChildProcess | undefined;
+  const killOnExit = () => child?.kill('SIGKILL');
+  try {
+    await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
+    if (options.setup) await withSite(db, options.setup);
+    // The site exists, so serve seeds no demo data.
+    const serve = (child = svc(['serve', '--db', db], env));
+    process.once('exit', killOnExit);
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: serve.stderr! }).on('line', (line) => {
+        log.push(line);
+        const match = /serving on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(match[1]!);
+      });
+      serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
     });
-    child.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
-  });
-  child.stdout!.resume();
-  return {
-    url,
-    port: Number(new URL(url).port),
-    log,
-    async stop() {
-      process.removeListener('exit', killOnExit);
-      if (child.exitCode === null) {
-        const closed = new Promise((resolve) => child.once('close', resolve));
-        child.kill('SIGTERM');
-        await closed;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    serve.stdout!.resume();
+    return {
+      url,
+      port: Number(new URL(url).port),
+      db,
+      log,
+      withStore: (use) => withSite(db, use),
+      async stop() {
+        process.removeListener('exit', killOnExit);
+        if (serve.exitCode === null) {
+          const closed = new Promise((resolve) => serve.once('close', resolve));
+          serve.kill('SIGTERM');
+          await closed;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    // Nothing is left behind when the site, the setup or the start fails.
+    process.removeListener('exit', killOnExit);
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Opens the SQLite file as a store (a second connection beside the service's), hands over the test site, and closes it. */
+async function withSite<T>(db: string, use: (store: Store, site: SiteRecord) => Promise<T> | T): Promise<T> {
+  const store = openSqliteStore(db);
+  try {
+    const site = await store.getSiteBySubdomain(SUBDOMAIN);
+    if (!site) throw new Error(`no site ${SUBDOMAIN} in ${db}`);
+    return await use(store, site);
+  } finally {
+    await store.close();
+  }
 }
