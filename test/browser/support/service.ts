@@ -120,3 +120,49 @@ async function withSite<T>(db: string, use: (store: Store, site: SiteRecord) => 
     await store.close();
   }
 }
+
+export interface DemoService extends Omit<RunningService, 'withStore'> {
+  /** The Admin API key (all scopes) `svc serve` printed when it seeded the demo site. */
+  adminKey: string;
+}
+
+/**
+ * `svc serve` on an empty database, as `npm start` on a fresh machine: it seeds the demo site
+ * (subdomain `demo`, the member `ada@demo.localhost` / `demo-password`) and prints an Admin API key.
+ */
+export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoService> {
+  const dir = mkdtempSync(join(tmpdir(), tempPrefix));
+  const db = join(dir, 'svc.db');
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
+  const log: string[] = [];
+  const serve = svc(['serve', '--db', db], env);
+  const killOnExit = () => serve.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const stop = async () => {
+    process.removeListener('exit', killOnExit);
+    if (serve.exitCode === null) {
+      const closed = new Promise((resolve) => serve.once('close', resolve));
+      serve.kill('SIGTERM');
+      await closed;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    let adminKey = '';
+    createInterface({ input: serve.stdout! }).on('line', (line) => (adminKey ||= line.trim()));
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: serve.stderr! }).on('line', (line) => {
+        log.push(line);
+        const match = /serving on (http:\/\/\S+)/.exec(line);
+        if (match) resolve(match[1]!);
+      });
+      serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
+    });
+    // The key goes out before "serving on" (serve.ts), so it is here by now.
+    if (!adminKey.startsWith('svc_admin_')) throw new Error(`svc serve printed no Admin API key:\n${log.join('\n')}`);
+    return { url, port: Number(new URL(url).port), db, log, adminKey, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
