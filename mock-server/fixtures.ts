@@ -101,14 +101,14 @@ export const DEMO_FIXTURE: FixtureSite = {
       items: [
         { key: 'welcome', name: 'Welcome', type: 'article', body: '<h3>Welcome</h3><p>Start with the <strong>tour</strong>.</p>' },
         { key: 'tour', name: 'Tour of the library', type: 'video', url: 'https://demo.localhost/library/tour.mp4' },
-        { key: 'starterKit', name: 'Starter kit', type: 'file', url: 'https://demo.localhost/library/starter-kit.pdf' },
+        { key: 'starterKit', name: 'Starter kit', type: 'file', url: '/examples/library/starter-kit.pdf' },
       ],
     },
     {
       name: 'Masterclasses',
       openedBy: ['lifetime', 'course', 'monthly'],
       items: [
-        { key: 'interview', name: 'Interview: ten years in', type: 'audio', url: 'https://demo.localhost/library/interview.mp3' },
+        { key: 'interview', name: 'Interview: ten years in', type: 'audio', url: '/examples/library/chime.wav' },
         { key: 'reading', name: 'Further reading', type: 'link', url: 'https://demo.localhost/reading' },
       ],
     },

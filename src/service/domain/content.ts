@@ -10,7 +10,7 @@ import { sanitizeRichText } from './rich-text';
 export interface ContentItemInput {
   name: string;
   type: ContentNodeType;
-  /** Required for every type but `article`: an http(s) address. */
+  /** Required for every type but `article`: an http(s) address, or a path on the site (`/…`). */
   url?: string;
   /** Required for an `article`: rich text, cut to the allowlist when saved. */
   body?: string;
@@ -34,6 +34,10 @@ function checkItem(item: ContentItemInput): ContentItemInput {
     if (!body) throw new ContentInputError(`The article "${item.name}" needs a body`);
     return { name: item.name, type: item.type, body };
   }
+  // A path on the site itself (`/files/a.pdf`) is kept as it is: the browser resolves it
+  // against the page, so it is an address on the site that shows the item.
+  const onTheSite = item.url !== undefined && /^\/(?![/\\])/.test(item.url) ? new URL(item.url, 'https://site.invalid') : undefined;
+  if (onTheSite) return { name: item.name, type: item.type, url: onTheSite.pathname + onTheSite.search };
   let url: URL | undefined;
   try {
     url = item.url === undefined ? undefined : new URL(item.url);
@@ -41,7 +45,7 @@ function checkItem(item: ContentItemInput): ContentItemInput {
     url = undefined;
   }
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new ContentInputError(`The ${item.type} "${item.name}" needs an http(s) url`);
+    throw new ContentInputError(`The ${item.type} "${item.name}" needs an http(s) url or a path on the site (/…)`);
   }
   return { name: item.name, type: item.type, url: url.href };
 }

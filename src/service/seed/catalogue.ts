@@ -55,7 +55,12 @@ export const DEMO_PLANS: PlanDefinition[] = [
 export const DEMO_PLAN_WEIGHTS = [40, 6, 8, 4, 6, 22, 10, 1, 2, 1];
 
 const PAID_PLANS = ['Lifetime', 'Course in three payments', 'Monthly', 'Yearly', 'Team (invite only)'];
-const FILES = 'https://demo.localhost/library';
+/**
+ * The library's files are served with the examples (examples/library/), as paths on the site, so
+ * downloads and players work with `npm start`: two one-page PDFs and one short chime for every
+ * audio item. The videos have no file (too large for the repository): their links answer 404.
+ */
+const FILES = '/examples/library';
 
 /** The demo library: each space with the plans (by name) that open it. */
 export const DEMO_LIBRARY: { space: string; openedBy: string[]; items: ContentItemInput[] }[] = [
@@ -75,7 +80,7 @@ export const DEMO_LIBRARY: { space: string; openedBy: string[]; items: ContentIt
     items: [
       { name: 'Pricing your work', type: 'video', url: `${FILES}/pricing.mp4` },
       { name: 'Writing that sells', type: 'video', url: `${FILES}/writing.mp4` },
-      { name: 'Interview: ten years in', type: 'audio', url: `${FILES}/interview.mp3` },
+      { name: 'Interview: ten years in', type: 'audio', url: `${FILES}/chime.wav` },
       { name: 'Workbook', type: 'file', url: `${FILES}/workbook.pdf` },
       { name: 'Further reading', type: 'link', url: 'https://en.wikipedia.org/wiki/Pricing' },
     ],
@@ -84,9 +89,9 @@ export const DEMO_LIBRARY: { space: string; openedBy: string[]; items: ContentIt
     space: 'Podcast',
     openedBy: ['Community', ...PAID_PLANS],
     items: [
-      { name: 'Episode 1: Beginnings', type: 'audio', url: `${FILES}/podcast-1.mp3` },
-      { name: 'Episode 2: Money', type: 'audio', url: `${FILES}/podcast-2.mp3` },
-      { name: 'Episode 3: Time', type: 'audio', url: `${FILES}/podcast-3.mp3` },
+      { name: 'Episode 1: Beginnings', type: 'audio', url: `${FILES}/chime.wav` },
+      { name: 'Episode 2: Money', type: 'audio', url: `${FILES}/chime.wav` },
+      { name: 'Episode 3: Time', type: 'audio', url: `${FILES}/chime.wav` },
       { name: 'Show notes', type: 'article', body: '<p>Links and books from every episode.</p>' },
     ],
   },

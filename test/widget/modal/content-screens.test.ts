@@ -52,7 +52,7 @@ test('a video with popup plays in the dialog: a <video controls> with the item�
 test('an audio item with popup plays in the dialog; a link with popup is a link that opens in a new tab', async () => {
   const first = await openAsAda((h) => `/content/${ids(h).interview}/popup`);
   const audio = (await waitForScreen('Interview: ten years in')).root.querySelector('audio')!;
-  expect(audio.getAttribute('src')).toBe('https://demo.localhost/library/interview.mp3');
+  expect(audio.getAttribute('src')).toBe('/examples/library/chime.wav');
   // The page loads again, at the link.
   history.replaceState(null, '', at(`/content/${ids(first.h).reading}/popup`));
   first.h.start();
@@ -67,9 +67,9 @@ test('a file (download is the default): the browser fetches it, the dialog says 
   const navigation = catchNavigation();
   const { h } = await openAsAda((h) => `/content/${ids(h).starterKit}`);
   const m = await waitForScreen('Starter kit');
-  await waitFor(() => expect(navigation.urls).toEqual(['https://demo.localhost/library/starter-kit.pdf']));
+  await waitFor(() => expect(navigation.urls).toEqual(['/examples/library/starter-kit.pdf']));
   expect(m.q.getByRole('status').textContent).toBe('Your download of “Starter kit” has started.');
-  expect(m.q.getByRole('link', { name: 'Download again' }).getAttribute('href')).toBe('https://demo.localhost/library/starter-kit.pdf');
+  expect(m.q.getByRole('link', { name: 'Download again' }).getAttribute('href')).toBe('/examples/library/starter-kit.pdf');
   expect(hosts()).toHaveLength(1);
   expect(await viewsOf(h, 'ada')).toHaveLength(1);
 });
@@ -78,10 +78,10 @@ test('a file asked for as popup is downloaded anyway (a file has nothing to show
   const navigation = catchNavigation();
   const { h } = await openAsAda((h) => `/content/${ids(h).starterKit}/popup`);
   await waitForScreen('Starter kit');
-  await waitFor(() => expect(navigation.urls).toEqual(['https://demo.localhost/library/starter-kit.pdf']));
+  await waitFor(() => expect(navigation.urls).toEqual(['/examples/library/starter-kit.pdf']));
   history.replaceState(null, '', at(`/content/${ids(h).reading}/download`));
   h.start();
-  await waitFor(() => expect(navigation.urls).toEqual(['https://demo.localhost/library/starter-kit.pdf', 'https://demo.localhost/reading']));
+  await waitFor(() => expect(navigation.urls).toEqual(['/examples/library/starter-kit.pdf', 'https://demo.localhost/reading']));
   await waitFor(() => expect(hosts()).toHaveLength(0));
 });
 
