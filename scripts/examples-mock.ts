@@ -4,8 +4,8 @@
  * app over the fixture set, mock-server/), then loads the real widget. The pages keep the plain
  * install code a site owner copies; only the script behind the address differs.
  *
- * In this mode the data lives in the page: a reload starts again from the fixtures, so a login
- * lasts until the next page load.
+ * In this mode the data lives in the page: a reload starts again from the fixtures, logged out
+ * (the boot script forgets a login kept from the page before).
  *
  *   npm run examples:mock            (PORT, default 8788; HOST, default 127.0.0.1)
  */
@@ -20,6 +20,11 @@ import { distDir, repoRoot } from './lib/paths';
 /** What the page gets as /scripts/widgets.js in mock mode: the mock server first, then the widget. */
 const MOCK_BOOT = `// Mock mode (npm run examples:mock): no service runs. The mock server starts in this page first.
 (function () {
+  // Its data starts from the fixtures on every page load, so a login kept from the last page
+  // names a session it never had: forget it, instead of showing it and being refused.
+  try {
+    Object.keys(localStorage).filter(function (key) { return key.indexOf('svc:') === 0; }).forEach(function (key) { localStorage.removeItem(key); });
+  } catch (e) { /* storage unavailable: nothing kept */ }
   var mock = document.createElement('script');
   mock.src = '/mock-server.js';
   mock.onload = function () {
