@@ -11,7 +11,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { browserTest } from '../support/suite';
-import { ADA, EXAMPLE_MODES, expectNoErrors, useExamplesSuite, type ExampleMode, type ExamplePage } from '../support/examples';
+import { ADA, EXAMPLE_MODES, expectNoErrors, logInThroughLink, useExamplesSuite, type ExampleMode, type ExamplePage } from '../support/examples';
 
 const suite = useExamplesSuite();
 
@@ -65,15 +65,7 @@ async function expectVisitor(page: ExamplePage, mode: ExampleMode, visitor: Visi
   expect(await page.page.locator('th.gated-now').getAttribute('data-visitor')).toBe(visitor);
 }
 
-async function logIn(page: Page): Promise<void> {
-  await page.locator('#login-link').click();
-  const dialog = page.getByRole('dialog', { name: 'Log in' });
-  await dialog.waitFor();
-  await dialog.getByLabel('E-mail').fill(ADA.email);
-  await dialog.getByLabel('Password').fill(ADA.password);
-  await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
+const logIn = logInThroughLink;
 
 /** The sign-up form, whatever custom fields the site has: every required select gets its first answer, every required checkbox a tick. */
 async function register(page: Page, email: string): Promise<void> {

@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { browserTest } from '../support/suite';
-import { ADA, EXAMPLE_MODES, expectNoErrors, useExamplesSuite, type ExampleMode } from '../support/examples';
+import { ADA, EXAMPLE_MODES, expectNoErrors, logInThroughLink, useExamplesSuite, type ExampleMode } from '../support/examples';
 
 const suite = useExamplesSuite();
 
@@ -39,15 +39,7 @@ async function form(page: Page): Promise<Record<string, string>> {
   return values;
 }
 
-async function logIn(page: Page): Promise<void> {
-  await page.locator('#login-link').click();
-  const dialog = page.getByRole('dialog', { name: 'Log in' });
-  await dialog.waitFor();
-  await dialog.getByLabel('E-mail').fill(ADA.email);
-  await dialog.getByLabel('Password').fill(ADA.password);
-  await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
+const logIn = logInThroughLink;
 
 async function logOut(page: Page): Promise<void> {
   await page.locator('#logout-link').click();

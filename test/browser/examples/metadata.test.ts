@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { browserTest } from '../support/suite';
-import { ADA, EXAMPLE_MODES, expectNoErrors, useExamplesSuite, type ExamplePage } from '../support/examples';
+import { EXAMPLE_MODES, expectNoErrors, logInThroughLink, useExamplesSuite, type ExamplePage } from '../support/examples';
 
 const suite = useExamplesSuite();
 
@@ -46,15 +46,7 @@ function takeHttpErrorLogs(page: ExamplePage, status: number): number {
   return taken;
 }
 
-async function logInAsAda(page: Page): Promise<void> {
-  await page.locator('#login-link').click();
-  const login = page.getByRole('dialog', { name: 'Log in' });
-  await login.waitFor();
-  await login.getByLabel('E-mail').fill(ADA.email);
-  await login.getByLabel('Password').fill(ADA.password);
-  await login.getByRole('button', { name: 'Log in', exact: true }).click();
-  await login.waitFor({ state: 'detached' });
-}
+const logInAsAda = logInThroughLink;
 
 for (const mode of EXAMPLE_MODES) {
   browserTest(`metadata.html (${mode}): notes kept in Ada's metadata, merged, deleted with null, refused when too large, cleared`, async () => {

@@ -9,9 +9,8 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { ADA, EXAMPLE_MODES, expectNoErrors, useExamplesSuite, type ExamplePage } from '../support/examples';
+import { ADA, EXAMPLE_MODES, expectNoErrors, examplePage, logInAsAdaInDialog, useExamplesSuite, type ExamplePage } from '../support/examples';
 import { browserTest } from '../support/suite';
-import { WidgetPage } from '../support/widget-page';
 
 const suite = useExamplesSuite();
 
@@ -35,23 +34,10 @@ function countLoads(page: Page): { loads: number } {
 }
 
 /** The Log in dialog the app's button opened: Ada's e-mail and password, then Log in. */
-async function logInAsAda(page: Page): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: 'Log in' });
-  await dialog.waitFor();
-  await dialog.getByLabel('E-mail').fill(ADA.email);
-  await dialog.getByLabel('Password').fill(ADA.password);
-  await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
+const logInAsAda = logInAsAdaInDialog;
 
-/** A new page of `context` with the examples' error record (examples.ts keeps its own private), not opened yet. */
-async function newExamplePage(context: BrowserContext): Promise<ExamplePage> {
-  const raw = await context.newPage();
-  const widgetPage = new WidgetPage(raw);
-  return Object.assign(widgetPage, {
-    errors: () => widgetPage.log.filter((line) => line.startsWith('console.error:') || line.startsWith('pageerror:')),
-  });
-}
+/** A new page of `context` with the examples' error record, not opened yet. */
+const newExamplePage = async (context: BrowserContext): Promise<ExamplePage> => examplePage(await context.newPage());
 
 for (const mode of EXAMPLE_MODES) {
   browserTest(`spa.html (${mode}): views change with pushState and Back, one document; logging in fills Members only`, async () => {

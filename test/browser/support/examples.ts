@@ -90,7 +90,8 @@ export function useExamplesSuite(): ExamplesSuite {
   return suite;
 }
 
-function examplePage(raw: Page): ExamplePage {
+/** A page with the widget's event record and the examples' error record. */
+export function examplePage(raw: Page): ExamplePage {
   const page = new WidgetPage(raw) as ExamplePage;
   page.errors = () => page.log.filter((line) => line.startsWith('console.error:') || line.startsWith('pageerror:'));
   return page;
@@ -99,4 +100,20 @@ function examplePage(raw: Page): ExamplePage {
 /** Fails with the page's log when it had a console error or an uncaught exception. */
 export function expectNoErrors(page: ExamplePage): void {
   expect(page.errors(), page.log.join('\n')).toEqual([]);
+}
+
+/** Fills the open "Log in" dialog with Ada's e-mail and password, submits, and waits for it to close. */
+export async function logInAsAdaInDialog(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Log in' });
+  await dialog.waitFor();
+  await dialog.getByLabel('E-mail').fill(ADA.email);
+  await dialog.getByLabel('Password').fill(ADA.password);
+  await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Clicks the page's own `#login-link` (a same-page `?svcopen=/member/sign_in` link), then logs in as Ada. */
+export async function logInThroughLink(page: Page): Promise<void> {
+  await page.locator('#login-link').click();
+  await logInAsAdaInDialog(page);
 }

@@ -75,14 +75,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     // The site exists, so serve seeds no demo data.
     const serve = (child = svc(['serve', '--db', db], env));
     process.once('exit', killOnExit);
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: serve.stderr! }).on('line', (line) => {
-        log.push(line);
-        const match = /serving on (http:\/\/\S+)/.exec(line);
-        if (match) resolve(match[1]!);
-      });
-      serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
-    });
+    const url = await servingUrl(serve, log);
     serve.stdout!.resume();
     return {
       url,
@@ -150,14 +143,7 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
   try {
     let adminKey = '';
     createInterface({ input: serve.stdout! }).on('line', (line) => (adminKey ||= line.trim()));
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: serve.stderr! }).on('line', (line) => {
-        log.push(line);
-        const match = /serving on (http:\/\/\S+)/.exec(line);
-        if (match) resolve(match[1]!);
-      });
-      serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
-    });
+    const url = await servingUrl(serve, log);
     // The key goes out before "serving on" (serve.ts), so it is here by now.
     if (!adminKey.startsWith('svc_admin_')) throw new Error(`svc serve printed no Admin API key:\n${log.join('\n')}`);
     return { url, port: Number(new URL(url).port), db, log, adminKey, stop };
@@ -165,4 +151,16 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
     await stop();
     throw error;
   }
+}
+
+/** The address `svc serve` says it is serving on; every stderr line goes to `log`. Rejects when it exits first. */
+function servingUrl(serve: ChildProcess, log: string[]): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    createInterface({ input: serve.stderr! }).on('line', (line) => {
+      log.push(line);
+      const match = /serving on (http:\/\/\S+)/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
+  });
 }
