@@ -278,4 +278,19 @@ export function paymentTests(ctx: Ctx): void {
     const ok = invoice(ann, sub.id, { membershipId: annSub!, processorInvoiceId: `in_${invoiceSerial}` });
     expect(await ctx.store.createInvoice(ok)).toStrictEqual({ ...ok, id: expect.any(Number) });
   });
+
+  test('listMemberships with billable keeps only memberships of members with a processor customer', async () => {
+    await setUp();
+    const [annSub, bobSub] = await ctx.store.createMemberships([ms(ann, sub.id, { billingPeriodEnd: T0 }), ms(bob, sub.id, { billingPeriodEnd: T0 })]);
+    const ids = async (filter: { billable?: boolean }) =>
+      (await ctx.store.listMemberships(ctx.a.id, { status: 'active', ...filter }, { limit: 10 })).items.map((m) => m.id);
+    expect(await ids({ billable: true })).toEqual([]);
+    await ctx.store.updateMember(ctx.a.id, bob, { processorCustomerId: 'cus_1' });
+    expect(await ids({ billable: true })).toEqual([bobSub]);
+    expect(await ids({})).toEqual([annSub, bobSub]);
+    // Another site's member with a customer does not count here.
+    await ctx.store.updateMember(ctx.b.id, foreignMember, { processorCustomerId: 'cus_2' });
+    expect(await ids({ billable: true })).toEqual([bobSub]);
+  });
+
 }

@@ -47,16 +47,11 @@ export interface RenewalReport {
   expired: number;
   /** Memberships that failed before and wait for their next attempt. */
   waiting: number;
-  /**
-   * Due memberships of members who never paid through this service (imported or demo data, no
-   * processor customer): there is nothing to charge, so they are left as they are.
-   */
-  unbilled: number;
   /** Memberships whose processing threw (a store or processor fault); they are tried again next run. */
   errors: number;
 }
 
-const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, unbilled: 0, errors: 0 });
+const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0 });
 
 type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
 
@@ -107,7 +102,11 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
     await deps.store.updateMembership(site.id, membership.id, { status: 'expired', billingPeriodEnd: null });
     report.expired++;
   });
-  await each({ status: 'active', billingPeriodEnd: { to: now + 1 } }, (membership) => renewOne(deps, site, membership, report, { retryNow: false }));
+  // Members who never paid through the service (imported or demo data: no processor customer)
+  // have nothing to charge; the store leaves them out, so a big imported site costs no run time.
+  await each({ status: 'active', billingPeriodEnd: { to: now + 1 }, billable: true }, (membership) =>
+    renewOne(deps, site, membership, report, { retryNow: false }),
+  );
 }
 
 /**
@@ -157,10 +156,7 @@ async function bill(
   if (!plan || (plan.type !== 'subscription' && plan.type !== 'multiPayment')) return;
 
   const member = await store.getMember(site.id, membership.memberId);
-  if (!member?.processorCustomerId) {
-    report.unbilled++;
-    return;
-  }
+  if (!member?.processorCustomerId) return; // never paid here (chargeOverdue reaches such members too)
   const dueAt = membership.billingPeriodEnd!;
   const failures = (await store.listMemberEvents(site.id, { memberId: membership.memberId, created: { from: dueAt } }, { limit: 1000 })).items.filter(
     (e) => e.eventType === 'paymentFailed' && e.details.membershipId === membership.id,

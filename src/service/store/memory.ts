@@ -185,7 +185,8 @@ export function createMemoryStore(): Store {
             eq(f.status, m.status) &&
             inRange(m.createdAt, f.created) &&
             inRange(m.billingPeriodEnd, f.billingPeriodEnd) &&
-            inRange(m.expiresAt, f.expires),
+            inRange(m.expiresAt, f.expires) &&
+            (!f.billable || members.byId.get(m.memberId)?.processorCustomerId !== undefined),
         ),
       );
     },

@@ -40,6 +40,11 @@ export interface MembershipFilter {
   created?: Range;
   billingPeriodEnd?: Range;
   expires?: Range;
+  /**
+   * Only memberships of members with a customer at the payment processor (who paid through the
+   * service): the ones billing can charge. Not an Admin API filter.
+   */
+  billable?: boolean;
 }
 
 export interface MemberEventFilter {

@@ -187,16 +187,14 @@ export function openSqliteStore(path: string): Store {
             orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0, orNull(m.paymentsMade)),
         (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
       ),
-    listMemberships: async (siteId, f, req) =>
-      page(
-        `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id`,
-        'm.id',
-        new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
-          .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
-          .range('+m.expires_at', f.expires),
-        req,
-        membershipFrom,
-      ),
+    async listMemberships(siteId, f, req) {
+      const where = new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
+        .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
+        .range('+m.expires_at', f.expires);
+      // A primary-key look-up per membership the other conditions left (the due ones, a few).
+      if (f.billable) where.add('EXISTS (SELECT 1 FROM members mb WHERE mb.id = m.member_id AND mb.processor_customer_id IS NOT NULL)');
+      return page(`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id`, 'm.id', where, req, membershipFrom);
+    },
     updateMembership: async (siteId, id, patch) => patchMembership.immediate(siteId, id, patch),
 
     // Saved cards and the invoice ledger.
