@@ -157,4 +157,16 @@ forEachStore((fresh) => {
     const ada = await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.ada!);
     expect(ada.every((m) => m.status === 'active' && !m.paymentFailure)).toBe(true);
   });
+
+  test('a cancel at period end ends an imported member’s subscription too, though billing leaves it alone', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session({ email: 'ada@demo.localhost', password: 'demo-password' });
+    const monthly = (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.ada!)).find((m) => m.planId === ctx.demo.planIds.monthly)!;
+    await jsonOf(await ctx.authed(token, `${BASE}/memberships/${monthly.id}/cancel`, { method: 'POST' }), 200);
+    ctx.advance(21 * DAY);
+    expect(await run(ctx)).toMatchObject({ ended: 1, charged: 0, failed: 0 });
+    const after = (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.ada!)).find((m) => m.id === monthly.id);
+    expect(after).toMatchObject({ status: 'cancelled' });
+    expect(after?.billingPeriodEnd).toBeUndefined();
+  });
 });

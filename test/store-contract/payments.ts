@@ -293,4 +293,19 @@ export function paymentTests(ctx: Ctx): void {
     expect(await ids({ billable: true })).toEqual([bobSub]);
   });
 
+
+  test('listMemberships filters by cancels (when a cancelled-at-period-end subscription ends), from inclusive, to exclusive', async () => {
+    await setUp();
+    const [early, late, running] = await ctx.store.createMemberships([
+      ms(ann, sub.id, { cancelsAt: T0 + 10 }),
+      ms(bob, sub.id, { cancelsAt: T0 + 20 }),
+      ms(ann, multi.id),
+    ]);
+    const ids = async (from?: number, to?: number) =>
+      (await ctx.store.listMemberships(ctx.a.id, { cancels: { from, to } }, { limit: 10 })).items.map((m) => m.id);
+    expect(await ids(undefined, T0 + 20)).toEqual([early]);
+    expect(await ids(T0 + 10, T0 + 21)).toEqual([early, late]);
+    expect(await ids()).toEqual([early, late, running]);
+  });
+
 }

@@ -97,10 +97,15 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
       afterId = page.items[page.items.length - 1]!.id;
     }
   };
-  // Access that has ended is not billed: expire first, then charge what is still active and due.
+  // Access that has ended is not billed: expire and end first (every member's, imported ones
+  // too), then charge what is still active and due.
   await each({ status: 'active', expires: { to: now + 1 } }, async (membership) => {
     await deps.store.updateMembership(site.id, membership.id, { status: 'expired', billingPeriodEnd: null });
     report.expired++;
+  });
+  await each({ status: 'active', cancels: { to: now + 1 } }, async (membership) => {
+    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
+    report.ended++;
   });
   // Members who never paid through the service (imported or demo data: no processor customer)
   // have nothing to charge; the store leaves them out, so a big imported site costs no run time.

@@ -186,6 +186,7 @@ export function createMemoryStore(): Store {
             inRange(m.createdAt, f.created) &&
             inRange(m.billingPeriodEnd, f.billingPeriodEnd) &&
             inRange(m.expiresAt, f.expires) &&
+            inRange(m.cancelsAt, f.cancels) &&
             (!f.billable || members.byId.get(m.memberId)?.processorCustomerId !== undefined),
         ),
       );

@@ -40,6 +40,8 @@ export interface MembershipFilter {
   created?: Range;
   billingPeriodEnd?: Range;
   expires?: Range;
+  /** When a subscription cancelled at period end ends (`cancelsAt`). Not an Admin API filter. */
+  cancels?: Range;
   /**
    * Only memberships of members with a customer at the payment processor (who paid through the
    * service): the ones billing can charge. Not an Admin API filter.

@@ -190,7 +190,7 @@ export function openSqliteStore(path: string): Store {
     async listMemberships(siteId, f, req) {
       const where = new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
         .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
-        .range('+m.expires_at', f.expires);
+        .range('+m.expires_at', f.expires).range('+m.cancels_at', f.cancels);
       // A primary-key look-up per membership the other conditions left (the due ones, a few).
       if (f.billable) where.add('EXISTS (SELECT 1 FROM members mb WHERE mb.id = m.member_id AND mb.processor_customer_id IS NOT NULL)');
       return page(`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id`, 'm.id', where, req, membershipFrom);
