@@ -113,4 +113,14 @@ forEachStore((fresh) => {
     const ada = await ctx.session(ADA);
     await expectError(await ctx.authed(ada.token, `${BASE}/memberships/${membership.id}/cancel`, { method: 'POST' }), 404, 'notFound', 'id');
   });
+
+  test('a member whose processor customer is from before a restart saves a card and pays with it (the test processor forgot them)', async () => {
+    const ctx = await fresh();
+    await ctx.store.updateMember(ctx.demo.site.id, graceId(ctx), { processorCustomerId: 'cus_test_fromlastweek' });
+    const { token } = await ctx.session(GRACE);
+    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    const detail = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime' }), 201);
+    expect(detail.member.processorCustomerId).toBe('cus_test_fromlastweek');
+    expect(detail.order.grandTotalCents).toBe(19900);
+  });
 });

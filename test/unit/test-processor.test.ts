@@ -133,10 +133,10 @@ test('the full card number and the CVC are never kept', async () => {
 describe('unknown references', () => {
   test('an unknown customer', async () => {
     const checks: Array<(p: PaymentProcessor) => Promise<unknown>> = [
-      (p) => p.addPaymentMethod('cus_test_nope', card('4242424242424242')),
-      (p) => p.listPaymentMethods('cus_test_nope'),
-      (p) => p.charge('cus_test_nope', 'pm_test_x', order),
-      (p) => p.listInvoices('cus_test_nope'),
+      (p) => p.addPaymentMethod('cus_live_nope', card('4242424242424242')),
+      (p) => p.listPaymentMethods('cus_live_nope'),
+      (p) => p.charge('cus_live_nope', 'pm_test_x', order),
+      (p) => p.listInvoices('cus_live_nope'),
     ];
     for (const check of checks) {
       await expect(check(processor)).rejects.toEqual(expect.objectContaining({ name: 'UnknownPaymentReferenceError', resource: 'customer' }));
@@ -170,7 +170,11 @@ test('after a restart, a charge on a customer and card it issued earlier ends as
   await expect(restarted.charge('cus_live_1', ok.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
   const { customerId: other } = await restarted.createCustomer({ email: 'b@example.com' });
   const theirs = await restarted.addPaymentMethod(other, card('4242424242424242'));
-  await expect(restarted.charge('cus_test_someoneElse', theirs.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
+  await expect(restarted.charge('cus_test_someoneElse', theirs.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'paymentMethod' });
+  // A customer from before the restart can save a new card and pay with it.
+  const fresh = await restarted.addPaymentMethod(kept, card('5555555555554444'));
+  expect(await restarted.charge(kept, fresh.id, order)).toMatchObject({ chargeId: expect.stringMatching(/^ch_test_/) });
+  expect((await restarted.listPaymentMethods(kept)).map((m) => m.id)).toContain(fresh.id);
 });
 
 test('a charge needs a positive whole amount and a currency code', async () => {

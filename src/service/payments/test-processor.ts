@@ -15,9 +15,11 @@
  * succeed. A declined card is still added as a payment method: banks decline charges, not cards.
  * Only the brand, last four digits and expiry are kept: never the full number or the CVC.
  *
- * Its memory ends with the process, but the cards a service saved do not: a payment method's id
- * says how its charges end (`pm_test_ok_…`, `pm_test_declined_…`, `pm_test_nofunds_…`), so a
- * charge on a customer and card from before a restart is taken as it would have been then.
+ * Its memory ends with the process, but the customers and cards a service saved do not. A
+ * customer id of its form (`cus_test_…`) it has not seen is one from before a restart, taken as
+ * known with no cards; a payment method's id says how its charges end (`pm_test_ok_…`,
+ * `pm_test_declined_…`, `pm_test_nofunds_…`), so a charge on a card from before a restart is
+ * taken as it would have been then.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
@@ -96,7 +98,7 @@ export class TestPaymentProcessor implements PaymentProcessor {
   }
 
   async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
-    const customer = this.customers.get(customerId) ?? this.fromEarlierRun(customerId, paymentMethodId);
+    const customer = this.customer(customerId);
     const stored = customer.methods.get(paymentMethodId) ?? (customer.earlier ? this.methodFromEarlierRun(customer, paymentMethodId) : undefined);
     if (!stored) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
@@ -122,17 +124,6 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return this.customer(customerId).invoices.map((invoice) => ({ ...invoice }));
   }
 
-  /**
-   * A customer this run has not seen, charged on a payment method this processor issued: made
-   * before a restart. Anything else is unknown.
-   */
-  private fromEarlierRun(customerId: string, paymentMethodId: string): Customer {
-    if (!/^cus_test_[A-Za-z0-9]+$/.test(customerId) || !this.isEarlierMethod(paymentMethodId)) return this.customer(customerId);
-    const customer: Customer = { email: '', methods: new Map(), invoices: [], earlier: true };
-    this.customers.set(customerId, customer);
-    return customer;
-  }
-
   private methodFromEarlierRun(customer: Customer, paymentMethodId: string): StoredMethod | undefined {
     if (!this.isEarlierMethod(paymentMethodId)) return undefined;
     const decline = OUTCOME_TAGS[REMEMBERED_METHOD.exec(paymentMethodId)![1] as keyof typeof OUTCOME_TAGS];
@@ -146,10 +137,14 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return REMEMBERED_METHOD.test(paymentMethodId) && ![...this.customers.values()].some((c) => c.methods.has(paymentMethodId));
   }
 
+  /** The customer; one of this processor's form that this run has not seen comes from before a restart. */
   private customer(customerId: string): Customer {
-    const customer = this.customers.get(customerId);
-    if (!customer) throw new UnknownPaymentReferenceError('customer', customerId);
-    return customer;
+    const known = this.customers.get(customerId);
+    if (known) return known;
+    if (!/^cus_test_[A-Za-z0-9]+$/.test(customerId)) throw new UnknownPaymentReferenceError('customer', customerId);
+    const earlier: Customer = { email: '', methods: new Map(), invoices: [], earlier: true };
+    this.customers.set(customerId, earlier);
+    return earlier;
   }
 
   /** `<prefix>_test_<random>`, or `<prefix>_<random>` when the prefix ends in `_test_…` already. */
