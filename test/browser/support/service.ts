@@ -83,15 +83,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       db,
       log,
       withStore: (use) => withSite(db, use),
-      async stop() {
-        process.removeListener('exit', killOnExit);
-        if (serve.exitCode === null) {
-          const closed = new Promise((resolve) => serve.once('close', resolve));
-          serve.kill('SIGTERM');
-          await closed;
-        }
-        rmSync(dir, { recursive: true, force: true });
-      },
+      stop: () => stopServe(serve, dir, killOnExit),
     };
   } catch (error) {
     // Nothing is left behind when the site, the setup or the start fails.
@@ -131,15 +123,7 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
   const serve = svc(['serve', '--db', db], env);
   const killOnExit = () => serve.kill('SIGKILL');
   process.once('exit', killOnExit);
-  const stop = async () => {
-    process.removeListener('exit', killOnExit);
-    if (serve.exitCode === null) {
-      const closed = new Promise((resolve) => serve.once('close', resolve));
-      serve.kill('SIGTERM');
-      await closed;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const stop = () => stopServe(serve, dir, killOnExit);
   try {
     let adminKey = '';
     createInterface({ input: serve.stdout! }).on('line', (line) => (adminKey ||= line.trim()));
@@ -163,4 +147,15 @@ function servingUrl(serve: ChildProcess, log: string[]): Promise<string> {
     });
     serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
   });
+}
+
+/** Stops `svc serve` the way Ctrl-C does and removes its temporary directory. */
+async function stopServe(serve: ChildProcess, dir: string, killOnExit: () => void): Promise<void> {
+  process.removeListener('exit', killOnExit);
+  if (serve.exitCode === null) {
+    const closed = new Promise((resolve) => serve.once('close', resolve));
+    serve.kill('SIGTERM');
+    await closed;
+  }
+  rmSync(dir, { recursive: true, force: true });
 }
