@@ -6,6 +6,7 @@
 import type { ContentNodeType } from '../../contract/admin';
 import type { Store } from '../store/store';
 import { sanitizeRichText } from './rich-text';
+import { httpAddress } from './validation';
 
 export interface ContentItemInput {
   name: string;
@@ -38,16 +39,9 @@ function checkItem(item: ContentItemInput): ContentItemInput {
   // against the page, so it is an address on the site that shows the item.
   const onTheSite = item.url !== undefined && /^\/(?![/\\])/.test(item.url) ? new URL(item.url, 'https://site.invalid') : undefined;
   if (onTheSite) return { name: item.name, type: item.type, url: onTheSite.pathname + onTheSite.search };
-  let url: URL | undefined;
-  try {
-    url = item.url === undefined ? undefined : new URL(item.url);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new ContentInputError(`The ${item.type} "${item.name}" needs an http(s) url or a path on the site (/…)`);
-  }
-  return { name: item.name, type: item.type, url: url.href };
+  const url = httpAddress(item.url);
+  if (!url) throw new ContentInputError(`The ${item.type} "${item.name}" needs an http(s) url or a path on the site (/…)`);
+  return { name: item.name, type: item.type, url };
 }
 
 /** Writes a space and its items; answers the items' ids in order. Checks every item before writing any. */

@@ -4,7 +4,7 @@ import type { AfterRegistration } from '../../contract/member';
 import type { Store } from '../store/store';
 import type { SiteRecord } from '../store/records';
 import type { Clock } from './clock';
-import { parseOrThrow } from './validation';
+import { httpAddress, parseOrThrow } from './validation';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -53,16 +53,9 @@ export async function createSite(store: Store, clock: Clock, input: SiteInput): 
  */
 export function parseAfterRegistration(text: string): AfterRegistration {
   if (text === 'stay' || text === 'plans') return { action: text };
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    throw new SiteSettingError('the after-registration action is stay, plans, or an http(s) address to go to');
-  }
-  return { action: 'redirect', url: url.href };
+  const url = httpAddress(text);
+  if (!url) throw new SiteSettingError('the after-registration action is stay, plans, or an http(s) address to go to');
+  return { action: 'redirect', url };
 }
 
 export class SiteSettingError extends Error {

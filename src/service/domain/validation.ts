@@ -7,6 +7,18 @@ export function isJsonObject(value: unknown): value is { [key: string]: JsonValu
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** `text` as a normalized http(s) address (`URL.href`), or undefined when it is not one. */
+export function httpAddress(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
 /** Turns a zod failure into one readable sentence per problem, naming the dotted path. */
 export class ValidationError extends Error {
   override readonly name = 'ValidationError';
