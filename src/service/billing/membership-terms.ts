@@ -14,7 +14,7 @@
  * - Schedules keep their day of the month: 31 Jan, 28 Feb, 31 Mar (see calendar.ts).
  */
 import type { MultiPaymentBilling, SubscriptionBilling } from '../../contract/admin';
-import type { EpochMs, NewMembership, PlanRecord } from '../store/records';
+import type { EpochMs, MembershipRecord, NewMembership, PlanRecord } from '../store/records';
 import { addInterval, expiryFrom, nextFixedBillingDate } from './calendar';
 
 export type MembershipTerms = Pick<NewMembership, 'status' | 'createdAt' | 'expiresAt' | 'billingPeriodEnd' | 'paymentFailure'> & {
@@ -85,4 +85,13 @@ function instalmentDue(billing: MultiPaymentBilling, signedUpAt: EpochMs, paid: 
   const first = firstChargeAt(billing, signedUpAt);
   // Counted from the first charge, so a late payment does not move the schedule.
   return paid === 0 ? first : addInterval(first, paid * billing.interval.count, billing.interval.unit);
+}
+
+/**
+ * A membership still stored as `active` past its expiry date is `expired`: the widget grants
+ * content by status (docs/decisions/0012), and no background job has to run on time (the
+ * billing run stores it so later, for the Admin API).
+ */
+export function membershipStatus(m: MembershipRecord, now: EpochMs): MembershipRecord['status'] {
+  return m.status === 'active' && m.expiresAt !== undefined && m.expiresAt <= now ? 'expired' : m.status;
 }

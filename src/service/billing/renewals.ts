@@ -21,7 +21,7 @@ import type { MembershipFilter } from '../store/queries';
 import type { MembershipPatch, MembershipRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { formatMoney } from './money';
-import { advanceMultiPayment, renewSubscription, type MembershipTerms } from './membership-terms';
+import { advanceMultiPayment, membershipStatus, renewSubscription, type MembershipTerms } from './membership-terms';
 import { quotePlan } from './quote';
 
 export const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -75,8 +75,7 @@ export async function chargeOverdue(deps: RenewalDeps, site: SiteRecord, memberI
 }
 
 function isDue(m: MembershipRecord, now: number): boolean {
-  const expired = m.expiresAt !== undefined && m.expiresAt <= now;
-  return m.status === 'active' && !expired && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
+  return membershipStatus(m, now) === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
 }
 
 async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: (error: unknown) => void): Promise<void> {

@@ -7,13 +7,13 @@
 import type { Context, Hono } from 'hono';
 import type { ContentAccessPlans, ContentItem, ContentViewingPreference } from '../../contract/member';
 import { CONTENT_VIEWS } from '../../contract/member';
+import { membershipStatus } from '../billing/membership-terms';
 import type { Clock } from '../domain/clock';
 import { contentViewFor } from '../domain/content-views';
 import { jsonResponse } from '../http/json';
 import type { ContentItemRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
-import { membershipStatus } from './member-info';
 import { openPlans } from './plan-offers';
 import type { Authenticated } from './sessions';
 

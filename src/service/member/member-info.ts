@@ -1,5 +1,6 @@
 /** Store records to the widget's MemberInfo (spec 2.7), read fresh for every answer. */
 import type { PlanType } from '../../contract/admin';
+import { membershipStatus } from '../billing/membership-terms';
 import type {
   CustomSignupField,
   MemberInfo,
@@ -52,13 +53,6 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
   };
 }
 
-/**
- * A membership still stored as `active` past its expiry date is `expired`: the widget grants
- * content by status (docs/decisions/0012), and no background job has to run on time.
- */
-export function membershipStatus(m: MembershipRecord, now: number): MembershipRecord['status'] {
-  return m.status === 'active' && m.expiresAt !== undefined && m.expiresAt <= now ? 'expired' : m.status;
-}
 
 export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number): Membership {
   const home = `https://${site.domain}/`;

@@ -6,7 +6,7 @@
  * failed invoice and an `abandonedConversion` event.
  */
 import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
-import { newMembershipTerms } from '../billing/membership-terms';
+import { membershipStatus, newMembershipTerms } from '../billing/membership-terms';
 import { formatMoney, fromMinor } from '../billing/money';
 import { quotePlan } from '../billing/quote';
 import type { Clock } from '../domain/clock';
@@ -15,7 +15,7 @@ import { InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentP
 import type { MemberRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
-import { membershipStatus, toWidgetMembership } from './member-info';
+import { toWidgetMembership } from './member-info';
 
 export interface BillingDeps {
   store: Store;
