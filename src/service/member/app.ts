@@ -18,7 +18,7 @@ import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
 import { accountRoutes } from './account-routes';
 import { billingRoutes } from './billing-routes';
 import { contentRoutes } from './content-routes';
-import { findOpenPlan, openPlans, toPlanOffer } from './plan-offers';
+import { findOpenPlan, listedPlans, toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
 import { authenticate, closeSession, openSession } from './sessions';
@@ -174,7 +174,7 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
   // The plans a visitor may sign up to: listed ones are public; any open one opens by its link.
   app.get('/sites/:subdomain/plans', async (c) => {
     const now = clock();
-    return jsonResponse((await openPlans(store, c.get('site').id)).filter((p) => p.isPublic).map((p) => toPlanOffer(p, now)));
+    return jsonResponse((await listedPlans(store, c.get('site').id)).map((p) => toPlanOffer(p, now)));
   });
   app.get('/sites/:subdomain/plans/:publicId', async (c) => {
     const plan = await findOpenPlan(store, c.get('site').id, c.req.param('publicId'));

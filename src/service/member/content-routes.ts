@@ -14,7 +14,7 @@ import { jsonResponse } from '../http/json';
 import type { ContentItemRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
-import { openPlans } from './plan-offers';
+import { listedPlans } from './plan-offers';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
@@ -68,7 +68,7 @@ export function contentRoutes(app: Hono<Env>, { store, clock, authenticate }: Co
   app.get('/sites/:subdomain/content/:contentId/plans', async (c) => {
     const site = c.get('site');
     const item = await findItem(store, site, c.req.param('contentId'));
-    const plans = (await openPlans(store, site.id)).filter((p) => p.isPublic && item.planIds.includes(p.id));
+    const plans = (await listedPlans(store, site.id)).filter((p) => item.planIds.includes(p.id));
     const answer: ContentAccessPlans = { plans: plans.map((p) => ({ publicId: p.publicId, name: p.name })) };
     return jsonResponse(answer);
   });

@@ -43,6 +43,11 @@ export async function openPlans(store: Store, siteId: number): Promise<PlanRecor
   return (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items;
 }
 
+/** The open plans the site lists publicly (GET /plans, and the plans offered for content). */
+export async function listedPlans(store: Store, siteId: number): Promise<PlanRecord[]> {
+  return (await openPlans(store, siteId)).filter((p) => p.isPublic);
+}
+
 /** The open plan with that public id, or undefined. */
 export async function findOpenPlan(store: Store, siteId: number, publicId: string): Promise<PlanRecord | undefined> {
   return (await openPlans(store, siteId)).find((p) => p.publicId === publicId);
