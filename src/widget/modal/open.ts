@@ -38,12 +38,15 @@ const SCREENS: Screens = {
  * dialog closes and the member stays on the page.
  */
 export function afterRegistrationScreen(ctx: ScreenContext): void | Promise<void> {
-  const action = ctx.config.afterRegistration;
-  if (action.action === 'plans') return plansScreen(ctx);
-  const url = action.action === 'redirect' ? webAddress(action.url) : undefined;
+  if (ctx.config.afterRegistration.action === 'plans') return plansScreen(ctx);
+  const url = redirectOf(ctx.config);
   if (url) ctx.go(url);
   else ctx.close();
 }
+
+/** Where a `redirect` after-registration action sends the member; undefined for the others. */
+const redirectOf = ({ afterRegistration: action }: SiteConfig): string | undefined =>
+  action.action === 'redirect' ? webAddress(action.url) : undefined;
 
 /**
  * The screen a route opens, by whether someone is logged in and the site's settings (spec 4.1,
@@ -105,7 +108,7 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
       if (!screen) return log.warn(`svcopen=${path} opens no screen.`);
       // Nothing to show: an after-registration action that stays or leaves needs no dialog.
       if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
-        const url = config.afterRegistration.action === 'redirect' ? webAddress(config.afterRegistration.url) : undefined;
+        const url = redirectOf(config);
         if (url) window.location.assign(url);
         return;
       }

@@ -3,6 +3,7 @@ import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { webAddress } from '../web-address';
+import { planChoice } from './menu-links';
 
 /**
  * Protected content (spec 4.1, `/content/:contentId/:viewingPreference?`): the service checks the
@@ -44,11 +45,7 @@ export function contentScreen(contentId: string, preference?: ContentViewingPref
 async function offerPlans(ctx: ScreenContext, contentId: string): Promise<void> {
   const { doc, t } = ctx;
   const { plans } = await ctx.host.call<ContentAccessPlans>('GET', `/content/${contentId}/plans`);
-  const choices = plans.map((plan) => {
-    const choose = el(doc, 'button', { type: 'button' }, `${t.choose}: ${plan.name}`);
-    choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId)));
-    return el(doc, 'li', {}, choose);
-  });
+  const choices = plans.map((plan) => el(doc, 'li', {}, planChoice(ctx, plan)));
   render(
     ctx,
     t.plans,

@@ -19,3 +19,10 @@ export function logoutButton(ctx: ScreenContext, attributes: Record<string, stri
   });
   return logout;
 }
+
+/** "Choose: <plan>", opening that plan's sign-up in the same dialog (the plans, and the plans that open content). */
+export function planChoice(ctx: ScreenContext, plan: { publicId: string; name: string }): HTMLButtonElement {
+  const choose = el(ctx.doc, 'button', { type: 'button' }, `${ctx.t.choose}: ${plan.name}`);
+  choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId)));
+  return choose;
+}

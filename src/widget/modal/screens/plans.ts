@@ -3,15 +3,14 @@ import { price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
+import { planChoice } from './menu-links';
 
 /** Every public plan (GET /plans), each with a button to its sign-up. */
 export async function plansScreen(ctx: ScreenContext): Promise<void> {
   const { doc, t, config } = ctx;
   const offers = await ctx.host.call<PlanOffer[]>('GET', '/plans');
-  const items = offers.map((offer) => {
-    const choose = el(doc, 'button', { type: 'button' }, `${t.choose}: ${offer.name}`);
-    choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(offer.publicId)));
-    return el(
+  const items = offers.map((offer) =>
+    el(
       doc,
       'li',
       {},
@@ -19,8 +18,8 @@ export async function plansScreen(ctx: ScreenContext): Promise<void> {
       el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
       ...terms(offer, t, config.locale).map((line) => el(doc, 'p', {}, line)),
       offer.description ? el(doc, 'div', { class: 'rich' }, richText(doc, offer.description)) : null,
-      choose,
-    );
-  });
+      planChoice(ctx, offer),
+    ),
+  );
   render(ctx, t.plans, el(doc, 'ul', { class: 'plans' }, ...items));
 }
