@@ -64,22 +64,21 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
       const next = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
       return loggedIn ? home : registerScreen(next);
     }
-    case 'account':
-      return loggedIn ? accountScreen : loginScreen(accountScreen);
     case 'allPlans':
       return loggedIn ? plansScreen : registerScreen(plansScreen);
     case 'planSignUp': {
       const target = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
       return loggedIn ? target : registerScreen(target);
     }
+    // These screens ask for a login themselves (forMember: "log in first", then back to them).
+    case 'account':
+      return accountScreen;
     case 'memberships':
-      return loggedIn ? membershipsScreen : loginScreen(membershipsScreen);
+      return membershipsScreen;
     case 'invoices':
-      return loggedIn ? invoicesScreen : loginScreen(invoicesScreen);
+      return invoicesScreen;
     case 'content':
-      // The screen asks for a login itself ("log in first", then back to it).
       return contentScreen(contentId!, viewingPreference as ContentViewingPreference | undefined);
-    // These screens ask for a login themselves ("log in first", then back to them).
     case 'accountEdit':
       return accountEditScreen;
     case 'emailChange':

@@ -1,4 +1,4 @@
-import type { SiteConfig } from '../../contract/member';
+import type { MemberInfo, SiteConfig } from '../../contract/member';
 import type { Dialog } from './dialog';
 import type { ModalHost } from './host';
 import type { Messages } from './messages';
@@ -38,6 +38,15 @@ export interface Screens {
   passwordChange: Screen;
   paymentMethod: Screen;
 }
+
+/** A screen for the logged-in member only: logged out, it is "log in first", then this screen. */
+export const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => void | Promise<void>): Screen => {
+  const guarded: Screen = (ctx) => {
+    const member = ctx.host.member();
+    return member ? screen(ctx, member) : ctx.show(ctx.screens.login(guarded));
+  };
+  return guarded;
+};
 
 /** Replaces the body with `nodes` under a new title, and moves focus to its first control. */
 export function render(ctx: ScreenContext, title: string, ...nodes: (Node | null)[]): void {

@@ -1,17 +1,8 @@
-import type { MemberInfo, SavedCard, SignupFieldValue } from '../../../contract/member';
-import { render, type Screen, type ScreenContext } from '../screen';
+import type { SavedCard, SignupFieldValue } from '../../../contract/member';
+import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
-
-/** A screen for the logged-in member only: logged out, it is "log in first". */
-const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => void | Promise<void>): Screen => {
-  const guarded: Screen = (ctx) => {
-    const member = ctx.host.member();
-    return member ? screen(ctx, member) : ctx.show(ctx.screens.login(guarded));
-  };
-  return guarded;
-};
 
 /** After a change: the account screen, which shows it. */
 const done = async (ctx: ScreenContext) => {

@@ -1,12 +1,10 @@
-import { render, type ScreenContext } from '../screen';
+import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
 import { logoutButton, screenLinks } from './menu-links';
 
 /** The member's account: who is logged in, links to the other screens, and logging out. */
-export function accountScreen(ctx: ScreenContext): void {
-  const { doc, t, host } = ctx;
-  const member = host.member();
-  if (!member) return ctx.show(ctx.screens.login(accountScreen));
+export const accountScreen: Screen = forMember((ctx, member) => {
+  const { doc, t } = ctx;
   const links = screenLinks(ctx, [
     [t.memberships, ctx.screens.memberships],
     [t.invoices, ctx.screens.invoices],
@@ -23,4 +21,4 @@ export function accountScreen(ctx: ScreenContext): void {
     el(doc, 'dl', {}, el(doc, 'dt', {}, t.name), el(doc, 'dd', {}, member.name || '—'), el(doc, 'dt', {}, t.email), el(doc, 'dd', {}, member.email)),
     logoutButton(ctx),
   );
-}
+});

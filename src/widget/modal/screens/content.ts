@@ -1,6 +1,6 @@
 import type { ContentAccessPlans, ContentItem, ContentViewingPreference } from '../../../contract/member';
 import { richText } from '../rich-text';
-import { render, type Screen, type ScreenContext } from '../screen';
+import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { webAddress } from '../web-address';
 import { planChoice } from './menu-links';
@@ -12,9 +12,8 @@ import { planChoice } from './menu-links';
  * access, the plans that open it are offered.
  */
 export function contentScreen(contentId: string, preference?: ContentViewingPreference): Screen {
-  const self: Screen = async (ctx: ScreenContext) => {
+  return forMember(async (ctx) => {
     const { doc, t, host } = ctx;
-    if (!host.member()) return ctx.show(ctx.screens.login(self));
     let item: ContentItem;
     try {
       item = await host.call<ContentItem>('GET', `/content/${contentId}${preference ? `?view=${preference}` : ''}`);
@@ -37,8 +36,7 @@ export function contentScreen(contentId: string, preference?: ContentViewingPref
     const again = el(doc, 'a', { href: url, download: '', class: 'button' }, t.downloadAgain);
     render(ctx, item.name, el(doc, 'p', { role: 'status' }, t.downloading(item.name)), again);
     ctx.download(url);
-  };
-  return self;
+  });
 }
 
 /** No plan of the member's opens the content: the public plans that do, each to its sign-up. */

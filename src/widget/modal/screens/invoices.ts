@@ -1,12 +1,11 @@
 import type { InvoiceSummary } from '../../../contract/member';
 import { date, money } from '../format';
-import { render, type ScreenContext } from '../screen';
+import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
 
 /** The member's invoices, newest first, failed attempts included. */
-export async function invoicesScreen(ctx: ScreenContext): Promise<void> {
+export const invoicesScreen: Screen = forMember(async (ctx) => {
   const { doc, t, config, host } = ctx;
-  if (!host.member()) return ctx.show(ctx.screens.login(invoicesScreen));
   const invoices = await host.call<InvoiceSummary[]>('GET', '/invoices');
   // Three columns, what and when in one, so the table fits a 320 px screen.
   const rows = invoices.map((i) =>
@@ -17,4 +16,4 @@ export async function invoicesScreen(ctx: ScreenContext): Promise<void> {
   // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.
   const head = el(doc, 'thead', {}, el(doc, 'tr', {}, ...t.invoiceColumns.map((name) => el(doc, 'th', { scope: 'col' }, name))));
   render(ctx, t.invoices, rows.length > 0 ? el(doc, 'table', {}, head, el(doc, 'tbody', {}, ...rows)) : el(doc, 'p', {}, t.noInvoices));
-}
+});

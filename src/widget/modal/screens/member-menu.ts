@@ -1,4 +1,4 @@
-import { render, type ScreenContext } from '../screen';
+import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
 import { logoutButton, screenLinks } from './menu-links';
 
@@ -6,10 +6,8 @@ import { logoutButton, screenLinks } from './menu-links';
  * The member menu, for sites that enable one (`memberMenu` in GET /config): where a logged-in
  * member lands from "Log in" or "Register", with the screens a member comes back for.
  */
-export function memberMenuScreen(ctx: ScreenContext): void {
-  const { doc, t, host } = ctx;
-  const member = host.member();
-  if (!member) return ctx.show(ctx.screens.login(memberMenuScreen));
+export const memberMenuScreen: Screen = forMember((ctx, member) => {
+  const { doc, t } = ctx;
   const links = screenLinks(ctx, [
     [t.account, ctx.screens.account],
     [t.memberships, ctx.screens.memberships],
@@ -22,4 +20,4 @@ export function memberMenuScreen(ctx: ScreenContext): void {
     el(doc, 'p', {}, t.signedInAs(member.name || member.email)),
     el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logoutButton(ctx, { class: 'link' })))),
   );
-}
+});

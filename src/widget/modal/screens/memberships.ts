@@ -1,13 +1,11 @@
 import type { Membership } from '../../../contract/member';
 import { date } from '../format';
-import { render, type ScreenContext } from '../screen';
+import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
 
 /** The member's memberships, with their dates; a running subscription can be cancelled at period end. */
-export function membershipsScreen(ctx: ScreenContext): void {
+export const membershipsScreen: Screen = forMember((ctx, member) => {
   const { doc, t, config, host } = ctx;
-  const member = host.member();
-  if (!member) return ctx.show(ctx.screens.login(membershipsScreen));
   const when = (m: Membership) =>
     m.cancelsOn ? t.cancelsOn(date(m.cancelsOn, config.locale))
       : m.expiresOn ? t.expiresOn(date(m.expiresOn, config.locale))
@@ -35,4 +33,4 @@ export function membershipsScreen(ctx: ScreenContext): void {
       return el(doc, 'li', {}, el(doc, 'strong', {}, m.name), ' ', when(m), cancel ? ' ' : null, cancel, failed);
     });
   render(ctx, t.memberships, items.length > 0 ? el(doc, 'ul', {}, ...items) : el(doc, 'p', {}, t.noMemberships));
-}
+});
