@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   const tmpDir = mkdtempSync(join(tmpdir(), 'svc-member-bench-'));
   onCleanup(() => rmSync(tmpDir, { recursive: true, force: true }));
 
-  const svc = await startServer(process.execPath, ['bin/svc.js', 'serve'], READY, {
+  const svc = await startServer(process.execPath, ['bin/svc.js', 'serve', '--demo'], READY, {
     cwd: repoRoot,
     env: { SVC_DB: join(tmpDir, 'bench.db'), PORT: '0', HOST: '127.0.0.1' },
   });

@@ -1,4 +1,4 @@
-/** `npm start` as a user runs it: a real process, a real port, the demo key on stdout. */
+/** `npm start` (`svc serve --demo`) as a user runs it: a real process, a real port, the demo key on stdout; plain `svc serve` creates nothing. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, test } from 'vitest';
+import { openSqliteStore } from '../../src/service/store/sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+function start(env: Record<string, string>, args: string[] = ['--demo']) {
+  const child = spawn(process.execPath, ['bin/svc.js', 'serve', ...args], {
     env: { ...process.env, PORT: '0', SVC_DB: join(dir, 'svc.db'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,6 +54,9 @@ test('serve seeds an empty database, prints a working demo key once, and stops c
   expect(await members.json()).toHaveLength(25);
   expect(await first.stop()).toBe(0);
   expect(first.stdout).toEqual([key]);
+  // Shown once: stdout only, never again in a hint on stderr (logs keep stderr).
+  expect(first.stderr.join('\n')).not.toContain(key);
+  expect(first.stderr.join('\n')).toMatch(/demo member sign-in: ada@demo\.localhost/);
 
   // A second start keeps the data and prints no new key.
   const second = start({});
@@ -61,6 +65,30 @@ test('serve seeds an empty database, prints a working demo key once, and stops c
   expect(again.status).toBe(200);
   expect(await second.stop()).toBe(0);
   expect(second.stdout).toEqual([]);
+});
+
+test('plain serve on a new database creates nothing anyone can sign in to, and says how to create a site', async () => {
+  const db = join(dir, 'plain.db');
+  const plain = start({ SVC_DB: db, SVC_SCRYPT: 'test' }, []);
+  const url = await plain.url;
+  const demoLogin = await fetch(`${url}/member/v1/sites/demo/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ada@demo.localhost', password: 'demo-password' }),
+  });
+  expect(demoLogin.status).toBe(404);
+  expect(await plain.stop()).toBe(0);
+  expect(plain.stdout).toEqual([]);
+  const said = plain.stderr.join('\n');
+  expect(said).toMatch(/no site yet/);
+  expect(said).toMatch(/svc sites create --subdomain/);
+  expect(said).not.toMatch(/demo-password|svc_admin_/);
+  const store = openSqliteStore(db);
+  try {
+    expect(await store.listSites()).toEqual([]);
+  } finally {
+    await store.close();
+  }
 });
 
 test('serve refuses a malformed SVC_ADMIN_RATE_LIMIT with exit 2', async () => {
@@ -84,7 +112,7 @@ test('a port in use fails the start with a one-line reason, exit 1, and no key i
   const next = start({ SVC_DB: db });
   await next.url;
   expect(await next.stop()).toBe(0);
-  expect(next.stderr.join('\n')).toMatch(/svc keys create --site demo/);
+  expect(next.stderr.join('\n')).toMatch(/svc keys create --site SUBDOMAIN/);
 });
 
 test('serve hands out the built widget to any origin, with an ETag, and nothing outside examples/', async () => {

@@ -19,11 +19,15 @@ import { openSqliteStore } from '../../service/store/sqlite';
 import { dbPath, serveConfig } from '../config';
 import type { Io } from '../io';
 
-export const SERVE_USAGE = ['svc serve [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT)'];
+export const SERVE_USAGE = ['svc serve [--demo] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_TRUST_PROXY)'];
 
-/** Serves until SIGINT/SIGTERM. On an empty database it seeds the demo site first. */
+/**
+ * Serves until SIGINT/SIGTERM. With --demo (what `npm start` runs), an empty database gets the
+ * demo site first, with its published member login; without it nothing is created, so a fresh
+ * production install has no account anyone knows the password of.
+ */
 export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { db: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { db: { type: 'string' }, demo: { type: 'boolean', default: false } } });
   const config = serveConfig(env);
   // Listening for the stop signal from the start, so one that comes early still stops cleanly.
   const stopRequested = new Promise<void>((resolve) => {
@@ -38,8 +42,10 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   const processor = new TestPaymentProcessor({ clock: systemClock });
   let server;
   let demoSiteId: number | undefined;
+  let siteCount = 0;
   try {
-    if ((await store.listSites()).length === 0) {
+    siteCount = (await store.listSites()).length;
+    if (siteCount === 0 && values.demo) {
       const { site } = await ensureDemoSite(store, systemClock);
       await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
       await ensureDemoLogin(store, systemClock, site, passwords);
@@ -63,11 +69,16 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
   if (widgetReady) io.err(`widget:     ${server.url}/scripts/widgets.js`);
   if (existsSync(examplesDir)) io.err(`examples:   ${server.url}/examples/`);
   if (demoKey) {
+    // The key is said once, on stdout: never again in a hint on stderr, where logs keep it.
     io.err('seeded the demo site (subdomain demo) with 300 members; its Admin API key (all scopes) is the line on stdout, shown once');
-    io.err(`try: curl -H "Authorization: Bearer ${demoKey}" ${server.url}/admin/v1/members`);
+    io.err(`try: curl -H "Authorization: Bearer $KEY" ${server.url}/admin/v1/members   (KEY: that line)`);
     io.err(`demo member sign-in: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+  } else if (siteCount === 0) {
+    io.err('this database has no site yet, and nobody can sign in to anything. Create one:');
+    io.err('  npx svc sites create --subdomain SUBDOMAIN --name "Your site" --domain example.com');
+    io.err('or run `npm start` (svc serve --demo) on a new database for the demo site.');
   } else {
-    io.err('make an Admin API key with: npx svc keys create --site demo --scopes ' + SCOPES.join(','));
+    io.err('make an Admin API key with: npx svc keys create --site SUBDOMAIN --scopes ' + SCOPES.join(','));
   }
   const billing = startBilling({ store, clock: systemClock, processor }, io);
   await stopRequested;

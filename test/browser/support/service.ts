@@ -24,6 +24,8 @@ export interface RunningService {
   db: string;
   /** Everything the service wrote to stderr, for failure messages. */
   log: string[];
+  /** The `svc serve` process (to read its memory from /proc). */
+  pid: number;
   /**
    * Runs `use` on the test site through the store, on a connection of its own, closed after it.
    * The service reads the site on every request, so a setting changed here counts at once.
@@ -60,6 +62,8 @@ export interface ServiceOptions {
   setup?: (store: Store, site: SiteRecord) => Promise<void> | void;
   /** The temporary directory's prefix (`svc-browser-` when not given), to tell the files' services apart. */
   tempPrefix?: string;
+  /** Environment for `svc serve` on top of the defaults (e.g. `SVC_SCRYPT: 'production'`). */
+  env?: Record<string, string>;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -73,7 +77,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
     if (options.setup) await withSite(db, options.setup);
     // The site exists, so serve seeds no demo data.
-    const serve = (child = svc(['serve', '--db', db], env));
+    const serve = (child = svc(['serve', '--db', db], { ...env, ...options.env }));
     process.once('exit', killOnExit);
     const url = await servingUrl(serve, log);
     serve.stdout!.resume();
@@ -82,6 +86,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       port: Number(new URL(url).port),
       db,
       log,
+      pid: serve.pid!,
       withStore: (use) => withSite(db, use),
       stop: () => stopServe(serve, dir, killOnExit),
     };
@@ -112,7 +117,7 @@ export interface DemoService extends Omit<RunningService, 'withStore'> {
 }
 
 /**
- * `svc serve` on an empty database, as `npm start` on a fresh machine: it seeds the demo site
+ * `svc serve --demo` on an empty database, as `npm start` on a fresh machine: it seeds the demo site
  * (subdomain `demo`, the member `ada@demo.localhost` / `demo-password`) and prints an Admin API key.
  */
 export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoService> {
@@ -120,7 +125,7 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
   const db = join(dir, 'svc.db');
   const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
   const log: string[] = [];
-  const serve = svc(['serve', '--db', db], env);
+  const serve = svc(['serve', '--demo', '--db', db], env);
   const killOnExit = () => serve.kill('SIGKILL');
   process.once('exit', killOnExit);
   const stop = () => stopServe(serve, dir, killOnExit);
@@ -130,7 +135,7 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
     const url = await servingUrl(serve, log);
     // The key goes out before "serving on" (serve.ts), so it is here by now.
     if (!adminKey.startsWith('svc_admin_')) throw new Error(`svc serve printed no Admin API key:\n${log.join('\n')}`);
-    return { url, port: Number(new URL(url).port), db, log, adminKey, stop };
+    return { url, port: Number(new URL(url).port), db, log, pid: serve.pid!, adminKey, stop };
   } catch (error) {
     await stop();
     throw error;
