@@ -1,15 +1,14 @@
 /** Reads a JSON request body, refusing what is too large or not JSON with a clear 400/413. */
 import { isJsonObject } from '../domain/validation';
+import { readBoundedBody } from '../http/bounded-body';
 import { MemberError } from './errors';
 
 /** Larger than any sign-up form or metadata update the service accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export async function readJson(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readBoundedBody(request, MAX_BODY_BYTES);
+  if (!bytes) throw tooLarge();
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
