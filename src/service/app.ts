@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import { adminApi, ADMIN_BASE_PATH } from './admin/app';
 import { AdminError } from './admin/errors';
+import { BusyError } from './auth/bounded-queue';
 import { createPasswordHasher, PRODUCTION_SCRYPT, type PasswordHasher } from './auth/passwords';
 import { portableScrypt } from './auth/portable-scrypt';
 import { HttpError } from './http/http-error';
@@ -55,6 +56,12 @@ export async function createServiceApp({
 
   app.onError((error) => {
     if (error instanceof HttpError) return error.toResponse();
+    // The password hashing queue is full (auth/bounded-queue.ts): come back later, not a failure.
+    if (error instanceof BusyError) {
+      const wait = String(error.retryAfterSeconds);
+      const message = `The service is checking many passwords at once; try again in ${wait} s`;
+      return new HttpError(429, [{ path: 'base', code: 'rateLimited', message }], { 'retry-after': wait }).toResponse();
+    }
     log.error('request failed', error);
     return AdminError.of(500, 'internalError', 'The service failed to answer; the failure is logged').toResponse();
   });

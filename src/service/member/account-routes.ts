@@ -34,11 +34,8 @@ export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, de
 
   /** The member's current password, or a 401 invalidCredentials counted as a failed sign-in. */
   const confirmPassword = async (site: SiteRecord, member: MemberRecord, password: string) => {
-    const key = `${site.id}\n${member.email}`;
-    throttle.refuseWhileThrottled(key, clock(), 'password');
     const hash = (await store.findMemberLogin(site.id, member.email))?.passwordHash;
-    const valid = !!hash && (await passwords.verify(password, hash));
-    throttle.count(key, valid, clock());
+    const valid = await throttle.attempt(`${site.id}\n${member.email}`, clock, 'password', async () => !!hash && (await passwords.verify(password, hash)));
     if (!valid) throw MemberError.of(401, 'invalidCredentials', 'The current password is wrong', 'password');
   };
 

@@ -125,12 +125,11 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
     const password = readPassword(body.password, problems, false);
     if (problems.length > 0) throw MemberError.fields(problems);
 
-    const key = `${site.id}\n${email}`;
-    throttle.refuseWhileThrottled(key, clock(), 'base');
     const login = await store.findMemberLogin(site.id, email);
-    const valid = await passwords.verify(password, login?.passwordHash ?? (await decoy()));
-    const signedIn = !!login?.passwordHash && valid;
-    throttle.count(key, signedIn, clock());
+    const signedIn = await throttle.attempt(`${site.id}\n${email}`, clock, 'base', async () => {
+      const valid = await passwords.verify(password, login?.passwordHash ?? (await decoy()));
+      return !!login?.passwordHash && valid;
+    });
     if (!login || !signedIn) throw MemberError.of(401, 'invalidCredentials', 'The e-mail or the password is wrong');
     if (login.status === 'blocked') throw MemberError.of(403, 'memberBlocked', 'This account is blocked; contact the site');
     await recordEvent(site, login.memberId, 'login');

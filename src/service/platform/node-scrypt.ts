@@ -1,28 +1,21 @@
 /**
  * Node's native scrypt (libuv thread pool). At production cost one hash holds 128 MiB, so at
- * most CONCURRENT hashes run at once and the rest queue: a burst of sign-ins cannot exhaust
- * memory, it only waits.
+ * most CONCURRENT hashes run at once and at most MAX_WAITING queue behind them; a call past that
+ * is refused with BusyError (the member API answers 429 with Retry-After). A burst of sign-ins
+ * can neither exhaust memory nor pile up requests without bound.
  */
 import { scrypt } from 'node:crypto';
 import type { ScryptFunction } from '../auth/passwords';
+import { boundedQueue } from '../auth/bounded-queue';
 
-const CONCURRENT = 2;
-let running = 0;
-const waiting: Array<() => void> = [];
+export const CONCURRENT = 2;
+/** About 10 s of production hashing on two cores: a member waits at most that long. */
+export const MAX_WAITING = 32;
 
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= CONCURRENT) await new Promise<void>((resume) => waiting.push(resume));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
-}
+const hashing = boundedQueue({ concurrent: CONCURRENT, maxWaiting: MAX_WAITING });
 
 export const nodeScrypt: ScryptFunction = (password, salt, cost, length) =>
-  slot(
+  hashing(
     () =>
       new Promise<Uint8Array>((resolve, reject) => {
         const N = 2 ** cost.ln;
