@@ -39,14 +39,20 @@ const SCREENS: Screens = {
  */
 export function afterRegistrationScreen(ctx: ScreenContext): void | Promise<void> {
   if (ctx.config.afterRegistration.action === 'plans') return plansScreen(ctx);
-  const url = redirectOf(ctx.config);
-  if (url) ctx.go(url);
+  const action = ctx.config.afterRegistration;
+  if (action.action === 'redirect') ctx.go(action.url);
   else ctx.close();
 }
 
-/** Where a `redirect` after-registration action sends the member; undefined for the others. */
-const redirectOf = ({ afterRegistration: action }: SiteConfig): string | undefined =>
-  action.action === 'redirect' ? webAddress(action.url) : undefined;
+/**
+ * Every navigation of the screens: only to an address the check lets through (a plan's welcome
+ * or content URL, the after-registration redirect, protected content); another goes nowhere
+ * and is said once in the console.
+ */
+function leave(url: string): void {
+  const checked = webAddress(url);
+  if (checked) window.location.assign(checked);
+}
 
 /**
  * The screen a route opens, by whether someone is logged in and the site's settings (spec 4.1,
@@ -107,8 +113,7 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
       if (!screen) return log.warn(`svcopen=${path} opens no screen.`);
       // Nothing to show: an after-registration action that stays or leaves needs no dialog.
       if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
-        const url = redirectOf(config);
-        if (url) window.location.assign(url);
+        if (config.afterRegistration.action === 'redirect') leave(config.afterRegistration.url);
         return;
       }
       current?.close();
@@ -128,11 +133,13 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
             .then(() => next(ctx))
             .catch((error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message))),
         close: () => dialog._close(),
+        // The dialog closes even when the address is refused: the member stays on this page, as
+        // after an action that stays (the sign-up or registration behind it is done).
         go: (url) => {
           dialog._close();
-          window.location.assign(url);
+          leave(url);
         },
-        download: (url) => window.location.assign(url),
+        download: leave,
       };
       current = ctx;
       ctx.show(screen);

@@ -5,10 +5,11 @@
  * parsed in an inert template (nothing runs or loads) and only fresh copies of allowed
  * elements and attributes are built from it: no parsed node reaches the page.
  */
+import { webAddress } from './web-address';
+
 const ALLOWED = new Set(['P', 'BR', 'STRONG', 'B', 'EM', 'I', 'U', 'S', 'A', 'UL', 'OL', 'LI', 'H3', 'H4', 'BLOCKQUOTE', 'CODE']);
 /** Elements whose content is not text to show: dropped whole, unlike other unknown tags. */
 const DROPPED = /^(SCRIPT|STYLE|TEMPLATE|IFRAME|OBJECT|EMBED|NOSCRIPT|TEXTAREA|SELECT|TITLE|SVG|MATH)$/;
-const SCHEMES = /^(https?|mailto):$/;
 
 export function richText(doc: Document, html: string): DocumentFragment {
   const template = doc.createElement('template');
@@ -36,23 +37,17 @@ function copyChildren(doc: Document, from: Node, to: Node): void {
 }
 
 /**
- * Only a web or mail address survives (not protocol-relative, as the service's sanitizer), and the
- * link opens away from the form, telling the target nothing.
+ * Only a mail address or what the widget's address check lets through survives (an http(s) URL,
+ * or a path that stays on the page's site), resolved as the page reads it; the link opens away
+ * from the form, telling the target nothing. A link dropped here is sanitizing, not a warning.
  */
 function linkAttributes(from: Element, to: HTMLElement): void {
   const href = from.getAttribute('href');
   const title = from.getAttribute('title');
   if (title) to.title = title;
-  if (!href || href.trim().startsWith('//')) return;
-  let url: URL;
-  try {
-    // A relative address is one of the site's pages, as the page showing it would read it.
-    url = new URL(href, from.ownerDocument.baseURI);
-  } catch {
-    return;
-  }
-  if (!SCHEMES.test(url.protocol)) return;
-  to.setAttribute('href', url.href);
+  const url = href && (/^mailto:/i.test(href) ? href : webAddress(href, true));
+  if (!url) return;
+  to.setAttribute('href', new URL(url, to.ownerDocument.baseURI).href);
   to.setAttribute('target', '_blank');
   to.setAttribute('rel', 'noopener noreferrer');
 }

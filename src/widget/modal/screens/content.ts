@@ -23,15 +23,17 @@ export function contentScreen(contentId: string, preference?: ContentViewingPref
       if (code === 'notFound') return render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, t.noContent));
       throw error;
     }
+    if (item.type === 'article') return render(ctx, item.name, el(doc, 'div', { class: 'rich' }, richText(doc, item.body ?? '')));
+    // Played, linked or followed only at an address the check lets through; else the dialog says there is a problem.
     const url = webAddress(item.url);
+    if (!url) throw new Error(`content ${contentId} has no address`);
     if (item.view === 'popup') {
-      let shown: Node;
-      if (item.type === 'article') shown = el(doc, 'div', { class: 'rich' }, richText(doc, item.body ?? ''));
-      else if (item.type === 'video' || item.type === 'audio') shown = el(doc, item.type, { controls: '', src: url ?? '', preload: 'metadata' });
-      else shown = el(doc, 'a', { href: url ?? '', target: '_blank', rel: 'noopener noreferrer', class: 'button' }, t.open);
+      const shown =
+        item.type === 'video' || item.type === 'audio'
+          ? el(doc, item.type, { controls: '', src: url, preload: 'metadata' })
+          : el(doc, 'a', { href: url, target: '_blank', rel: 'noopener noreferrer', class: 'button' }, t.open);
       return render(ctx, item.name, shown);
     }
-    if (!url) throw new Error(`content ${contentId} has no address`);
     if (item.type === 'link') return ctx.go(url);
     const again = el(doc, 'a', { href: url, download: '', class: 'button' }, t.downloadAgain);
     render(ctx, item.name, el(doc, 'p', { role: 'status' }, t.downloading(item.name)), again);
