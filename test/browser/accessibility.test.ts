@@ -12,7 +12,7 @@
  * The site has the custom sign-up fields of the demo site (every type: text, select,
  * multiple-select, textarea, checkbox, required and optional), a paid subscription, two paid
  * one-time plans (one with tax and rich text), and a free plan. The logged-in member is on the
- * subscription and on Workshop, paid with the test card after one declined attempt, so the invoice
+ * subscription and on Workshop, paid with the test card after one declined charge (0341), so the invoice
  * table (three rows, one failed), the membership list (with its Cancel button) and the saved card
  * are all drawn. The site has a member menu (a logged-in "Log in" opens it), and protected
  * content: an article and a video in a space opened by Monthly, and an item in a space opened only
@@ -166,7 +166,8 @@ if (!skipBrowserTests) {
     const origin = pages.url(HOST_A).replace(/\/$/, '');
     // A short e-mail: a long one would scroll inside its field on a phone, which is no fault.
     member = await createMember(service.url, origin, { email: 'ada@a11y.example', firstName: 'Ada', lastName: 'Lovelace', customFields: requiredAnswers() });
-    // Three invoices: Monthly paid, a declined attempt at Workshop, then Workshop paid.
+    // Three invoices: Monthly paid, a declined charge at Workshop (0341: saved, then declined when
+    // charged; 0002 would be refused as it is saved, with no invoice), then Workshop paid.
     const buy = async (plan: string, cardNumber: string, status: number) => {
       const response = await fetch(`${service!.url}/member/v1/sites/${SUBDOMAIN}/memberships`, {
         method: 'POST',
@@ -176,7 +177,7 @@ if (!skipBrowserTests) {
       if (response.status !== status) throw new Error(`${plan} with ${cardNumber} answered ${response.status}: ${await response.text()}`);
     };
     await buy('Monthly', '4242 4242 4242 4242', 201);
-    await buy('Workshop', '4000 0000 0000 0002', 402);
+    await buy('Workshop', '4000 0000 0000 0341', 402);
     await buy('Workshop', '4242 4242 4242 4242', 201);
 
     contexts.out = await newContext();

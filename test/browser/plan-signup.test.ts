@@ -2,7 +2,8 @@
  * A paid plan sign-up in real Chromium against the real `svc serve` child: register through the
  * modal, open /member/plans/<monthly>, pay with the test card 4242 4242 4242 4242, see
  * Service.conversion, then cancel at /member/memberships ("Ends on …") and see the paid invoice at
- * /member/invoices; and a declined card, which leaves no membership and a failed invoice. The `shop` site made by the CLI has no plans, so this file starts its own
+ * /member/invoices; and declined cards (docs/test-cards.md), which leave no membership: 0002 is
+ * refused as it is saved (no invoice), 0341 is saved and its charge fails (a failed invoice). The `shop` site made by the CLI has no plans, so this file starts its own
  * service (`startService` with a `setup` that writes the plan through the store: the CLI has no
  * plan command).
  */
@@ -141,7 +142,7 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
   }
 });
 
-browserTest('a declined card (4000 0000 0000 0002): the words in the form, no conversion, no membership; the failed attempt is an invoice', async () => {
+browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge fails) show the words in the form, no conversion, no membership; only the charge is an invoice', async () => {
   const context = await browser!.newContext();
   try {
     await recordEventsIn(context);
@@ -164,6 +165,16 @@ browserTest('a declined card (4000 0000 0000 0002): the words in the form, no co
     expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
     // The dialog stays, ready for another card.
     expect(await plan.isVisible()).toBe(true);
+    // 0341 is saved, then its charge is declined: the same words.
+    await page.page.getByLabel('Card number').fill('4000 0000 0000 0341');
+    const [answer] = await Promise.all([
+      page.page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/memberships'), { timeout: 5_000 }),
+      page.page.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(answer.status()).toBe(402);
+    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    expect(await page.eventTypes()).not.toContain('Service.conversion');
+    expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
     await page.page.close();
 
     const invoices = await openAt(context, '/member/invoices');

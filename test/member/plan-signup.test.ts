@@ -1,18 +1,38 @@
 /**
  * Plan sign-up with payments (POST /memberships), cancelling (POST /memberships/{id}/cancel),
- * invoices and the saved card, on the built-in test processor (DESIGN.md test cards).
+ * invoices and the saved card, on the built-in test processor (the test cards of
+ * docs/test-cards.md: 0002 and 9995 are declined as they are saved, 0341 when it is charged).
  */
 import { expect, test } from 'vitest';
 import type { ConversionDetail, InvoiceSummary, MemberInfo, SavedCard } from '../../src/contract/member';
+import { definePlan } from '../../src/service/domain/plans';
 import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, type MemberCtx } from './support';
 
 const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
+/** Declined when saved (card_declined), whatever the plan. */
 const DECLINED = { ...GOOD, cardNumber: '4000 0000 0000 0002' };
+/** Declined when saved (insufficient_funds). */
+const NO_FUNDS = { ...GOOD, cardNumber: '4000 0000 0000 9995' };
+/** Saved; every charge on it is declined (card_declined). */
+const FAILS_ON_CHARGE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 
 const join = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json });
 const events = async (ctx: MemberCtx, memberId: number) =>
   (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId }, { limit: 100 })).items.map((e) => [e.eventType, e.details]);
 const graceId = (ctx: MemberCtx) => ctx.demo.memberIds.grace!;
+/** A subscription with a 14-day trial: nothing is charged at sign-up (the fixtures have none). */
+const trialPlan = async (ctx: MemberCtx) =>
+  (await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+    name: 'Trial monthly', type: 'subscription', isPublic: true,
+    billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 14 },
+  })).publicId;
+/** Grace's memberships, invoices, saved card (null when none) and member events. */
+const graceState = async (ctx: MemberCtx, token: string) => ({
+  memberships: (await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200)).memberships,
+  invoices: await jsonOf<InvoiceSummary[]>(await ctx.authed(token, `${BASE}/invoices`), 200),
+  card: await ctx.authed(token, `${BASE}/payment-method`).then((r) => (r.status === 200 ? r.json() : null)),
+  events: (await events(ctx, graceId(ctx))).map(([type]) => type).filter((type) => type !== 'login'),
+});
 
 forEachStore((fresh) => {
   test('a free plan: 201 with the conversion detail (no currency), the membership in MemberInfo, a conversion event', async () => {
@@ -48,15 +68,43 @@ forEachStore((fresh) => {
     expect(second.membership).toMatchObject({ type: 'subscription', billingPeriodEnd: expect.any(String) });
   });
 
-  test('a declined card: 402 paymentDeclined, no membership, a failed invoice and an abandonedConversion with amount, chargeId, invoiceId', async () => {
+  test('a trial plan (nothing due now) with 0002: 402 paymentDeclined, no membership, no conversion event: the card is declined as it is saved', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
-    await expectError(await join(ctx, token, { planPublicId: 'lifetime', ...DECLINED }), 402, 'paymentDeclined', 'cardNumber');
+    const planPublicId = await trialPlan(ctx);
+    const body = await expectError(await join(ctx, token, { planPublicId, ...DECLINED }), 402, 'paymentDeclined', 'cardNumber');
+    expect(body.errors[0]!.message).toBe('Your card was declined.');
+    // No charge was tried: no invoice, and no abandonedConversion (its chargeId and invoiceId would be made up).
+    expect(await graceState(ctx, token)).toStrictEqual({ memberships: [], invoices: [], card: null, events: [] });
+    // The same member signs up with a good card afterwards.
+    expect((await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId, ...GOOD }), 201)).order.grandTotalCents).toBe(0);
+  });
+
+  test('cards declined as they are saved (0002, 9995) on a plan charged at sign-up: 402 with the bank’s reason, nothing charged, nothing recorded', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    for (const [card, message] of [[DECLINED, 'Your card was declined.'], [NO_FUNDS, 'Your card has insufficient funds.']] as const) {
+      const body = await expectError(await join(ctx, token, { planPublicId: 'lifetime', ...card }), 402, 'paymentDeclined', 'cardNumber');
+      expect(body.errors[0]!.message).toBe(message);
+    }
+    expect(await graceState(ctx, token)).toStrictEqual({ memberships: [], invoices: [], card: null, events: [] });
+  });
+
+  test('a card declined when charged (0341) on a plan charged at sign-up: 402 paymentDeclined, no membership, a failed invoice and an abandonedConversion with amount, chargeId, invoiceId', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime', ...FAILS_ON_CHARGE }), 402, 'paymentDeclined', 'cardNumber');
     expect((await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200)).memberships).toEqual([]);
     const [invoice] = await jsonOf<InvoiceSummary[]>(await ctx.authed(token, `${BASE}/invoices`), 200);
     expect(invoice).toMatchObject({ status: 'failed', totalCents: 19900 });
     const abandoned = (await events(ctx, graceId(ctx))).filter(([type]) => type === 'abandonedConversion');
     expect(abandoned).toStrictEqual([['abandonedConversion', { amount: '$199.00', chargeId: expect.stringMatching(/^ch_test_/), invoiceId: invoice!.id }]]);
+    // A subscription charged at sign-up (no trial) is refused the same way.
+    await expectError(await join(ctx, token, { planPublicId: 'monthly', ...FAILS_ON_CHARGE }), 402, 'paymentDeclined', 'cardNumber');
+    const state = await graceState(ctx, token);
+    expect(state.memberships).toEqual([]);
+    expect(state.invoices.map((i) => [i.description, i.status, i.totalCents])).toEqual([['Monthly', 'failed', 1200], ['Lifetime', 'failed', 19900]]);
+    expect(state.events).toEqual(['abandonedConversion', 'abandonedConversion']);
   });
 
   test('a bad card is a 400 naming each field; no card and none saved is a 400 on cardNumber; nothing is created', async () => {
@@ -92,6 +140,22 @@ forEachStore((fresh) => {
     });
     await expectError(await put({}), 400, 'invalidField', 'cardNumber');
     expect((await jsonOf<SavedCard>(await ctx.authed(token, `${BASE}/payment-method`), 200)).last4).toBe('4444');
+  });
+
+  test('PUT /payment-method with a card declined as it is saved (0002, 9995): 402 paymentDeclined, the saved card stays and is still charged', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const put = (json: unknown) => ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json });
+    const saved = await jsonOf<SavedCard>(await put(GOOD), 200);
+    await expectError(await put(DECLINED), 402, 'paymentDeclined', 'cardNumber');
+    await expectError(await put(NO_FUNDS), 402, 'paymentDeclined', 'cardNumber');
+    expect(await jsonOf<SavedCard>(await ctx.authed(token, `${BASE}/payment-method`), 200)).toStrictEqual(saved);
+    // The card kept is the one a sign-up without card details pays with.
+    expect((await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime' }), 201)).order.grandTotalCents).toBe(19900);
+    // With no card saved before, a declined one leaves none.
+    const ada = await ctx.session(ADA);
+    await expectError(await ctx.authed(ada.token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED }), 402, 'paymentDeclined', 'cardNumber');
+    await expectError(await ctx.authed(ada.token, `${BASE}/payment-method`), 404, 'notFound');
   });
 
   test('cancelling a subscription sets cancelsOn to the period end and keeps it active; a second cancel changes nothing', async () => {

@@ -1,6 +1,7 @@
 /**
  * The in-memory payment processor (src/service/payments/test-processor.ts): the test cards of
- * DESIGN.md, card checks with a field path each, invoices for paid and failed charges.
+ * DESIGN.md and docs/test-cards.md (declined when saved, declined when charged), card checks with a
+ * field path each, invoices for paid and failed charges.
  */
 import { inspect } from 'node:util';
 import fc from 'fast-check';
@@ -59,19 +60,37 @@ test('the success cards are stored as brand, last four digits and expiry, and ch
   expect(invoices[0]).toEqual({ id: 'in_test_4', chargeId: 'ch_test_5', amountCents: 2149, currency: 'usd', description: 'Monthly', status: 'paid', createdAt: now });
 });
 
-describe('declining cards are accepted as methods, and every charge on them fails with an invoice', () => {
+describe('cards declined when saved (0002, 9995): verified as they are saved, as Stripe does, whatever follows', () => {
   test.each([
     ['4000 0000 0000 0002', 'card_declined', /declined/],
     ['4000 0000 0000 9995', 'insufficient_funds', /insufficient funds/],
-  ])('%s: %s', async (number, code, message) => {
-    const method = await processor.addPaymentMethod(customerId, card(number));
-    expect(method).toMatchObject({ brand: 'visa', last4: number.slice(-4) });
+  ])('%s: CardDeclinedError %s; nothing kept, nothing charged', async (number, code, message) => {
+    const saved = await processor.addPaymentMethod(customerId, card('4242424242424242'));
+    const error = await processor.addPaymentMethod(customerId, card(number)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'CardDeclinedError', declineCode: code });
+    expect((error as Error).message).toMatch(message);
+    // Not a charge: no ids, no amount, no invoice; the card saved before is the only one.
+    expect(error).not.toBeInstanceOf(PaymentDeclinedError);
+    expect(await processor.listPaymentMethods(customerId)).toEqual([saved]);
+    expect(await processor.listInvoices(customerId)).toEqual([]);
+  });
+
+  test('the checks come first: an expired 0002 is an InvalidCardError on cardExpiry, not a decline', async () => {
+    expect(await invalid(card('4000 0000 0000 0002', { cardExpiry: '10/26' }))).toEqual([{ path: 'cardExpiry', message: expect.stringMatching(/expired/) }]);
+  });
+});
+
+describe('a card declined when charged (0341): saved like any card, and every charge on it fails with an invoice', () => {
+  test('4000 0000 0000 0341: card_declined on each charge', async () => {
+    const method = await processor.addPaymentMethod(customerId, card('4000 0000 0000 0341'));
+    expect(method).toMatchObject({ id: expect.stringMatching(/^pm_test_declined_/), brand: 'visa', last4: '0341', expMonth: 12, expYear: 2030 });
+    expect(await processor.listPaymentMethods(customerId)).toEqual([method]);
     for (let attempt = 0; attempt < 2; attempt++) {
       const error = await processor.charge(customerId, method.id, { ...order, currency: 'USD' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PaymentDeclinedError);
       const declined = error as PaymentDeclinedError;
-      expect(declined).toMatchObject({ declineCode: code, amountCents: 2149, currency: 'usd' });
-      expect(declined.message).toMatch(message);
+      expect(declined).toMatchObject({ declineCode: 'card_declined', amountCents: 2149, currency: 'usd' });
+      expect(declined.message).toMatch(/declined/);
       const invoices = await processor.listInvoices(customerId);
       // The failed attempt's ids are the invoice's: what an abandonedConversion event records.
       expect(invoices.at(-1)).toMatchObject({ id: declined.invoiceId, chargeId: declined.chargeId, status: 'failed', amountCents: 2149, currency: 'usd' });
@@ -122,12 +141,13 @@ describe('card checks name the field and say what is wrong', () => {
   });
 });
 
-test('the full card number and the CVC are never kept', async () => {
+test('the full card number and the CVC are never kept, of a card saved or of one declined', async () => {
   await processor.addPaymentMethod(customerId, card('4242 4242 4242 4242', { cardCvc: '7319' }));
-  await processor.addPaymentMethod(customerId, card('4000000000000002', { cardCvc: '8642' }));
+  await processor.addPaymentMethod(customerId, card('4000000000000341', { cardCvc: '8642' }));
+  await processor.addPaymentMethod(customerId, card('4000000000000002', { cardCvc: '9753' })).catch(() => undefined);
   const everything = inspect(processor, { depth: Infinity, showHidden: true });
   expect(everything).toContain('4242'); // the last four are kept, so the dump does show methods
-  for (const secret of ['4242424242424242', '4242 4242', '4000000000000002', '7319', '8642']) expect(everything).not.toContain(secret);
+  for (const secret of ['4242424242424242', '4242 4242', '4000000000000341', '4000000000000002', '7319', '8642', '9753']) expect(everything).not.toContain(secret);
 });
 
 describe('unknown references', () => {
@@ -157,16 +177,20 @@ test('after a restart, a charge on a customer and card it issued earlier ends as
   const earlier = new TestPaymentProcessor({ clock: () => now });
   const { customerId: kept } = await earlier.createCustomer({ email: 'a@example.com' });
   const ok = await earlier.addPaymentMethod(kept, card('4242424242424242'));
-  const declined = await earlier.addPaymentMethod(kept, card('4000000000000002'));
-  const noFunds = await earlier.addPaymentMethod(kept, card('4000000000009995'));
-  expect([ok.id, declined.id, noFunds.id].map((id) => id.split('_')[2])).toEqual(['ok', 'declined', 'nofunds']);
+  const failsOnCharge = await earlier.addPaymentMethod(kept, card('4000000000000341'));
+  expect([ok.id, failsOnCharge.id].map((id) => id.split('_')[2])).toEqual(['ok', 'declined']);
+  // Saved before cards were verified as they are saved: 0002 and 9995 were kept then, with these tags.
+  const declined = 'pm_test_declined_0002FromLastYear';
+  const noFunds = 'pm_test_nofunds_9995FromLastYear';
 
   const restarted = new TestPaymentProcessor({ clock: () => now });
   expect(await restarted.charge(kept, ok.id, order)).toEqual({ chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/) });
-  await expect(restarted.charge(kept, declined.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
-  await expect(restarted.charge(kept, noFunds.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'insufficient_funds' });
-  expect((await restarted.listInvoices(kept)).map((i) => i.status)).toEqual(['paid', 'failed', 'failed']);
+  await expect(restarted.charge(kept, failsOnCharge.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
+  await expect(restarted.charge(kept, declined, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
+  await expect(restarted.charge(kept, noFunds, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'insufficient_funds' });
+  expect((await restarted.listInvoices(kept)).map((i) => i.status)).toEqual(['paid', 'failed', 'failed', 'failed']);
   // Ids of another form, or a card this run knows under another customer, are still unknown.
+  await expect(restarted.charge(kept, 'pm_test_maybe_1', order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'paymentMethod' });
   await expect(restarted.charge('cus_live_1', ok.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
   const { customerId: other } = await restarted.createCustomer({ email: 'b@example.com' });
   const theirs = await restarted.addPaymentMethod(other, card('4242424242424242'));

@@ -2,8 +2,11 @@
  * A member signing up to a plan (spec 4.1 "Plan sign-up", 6.1 `Service.conversion`): the
  * processor customer (made once, for free plans too, so the conversion always names it), the
  * card, the first charge, the membership with the dates of decision 0013, the invoice in the
- * service's own ledger, and the member events. A declined card leaves no membership, only a
- * failed invoice and an `abandonedConversion` event.
+ * service's own ledger, and the member events. A declined card leaves no membership: a card
+ * refused as it is saved (docs/test-cards.md: 0002, 9995), whatever the plan, leaves nothing
+ * else either, since nothing was charged; a declined first charge (0341) leaves a failed invoice
+ * and an `abandonedConversion` event, whose details (spec 2.5: amount, chargeId, invoiceId) are
+ * those of that charge.
  */
 import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
 import { membershipStatus, newMembershipTerms } from '../billing/membership-terms';
@@ -11,7 +14,7 @@ import { formatMoney, fromMinor } from '../billing/money';
 import { quotePlan } from '../billing/quote';
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
-import { InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentProcessor } from '../payments/processor';
+import { CardDeclinedError, InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentProcessor } from '../payments/processor';
 import type { MemberRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
@@ -47,7 +50,10 @@ export async function ensureCustomer({ store, processor }: BillingDeps, site: Si
   return customerId;
 }
 
-/** Saves a new card for the member (replacing the saved one); a bad card is a 400 naming each field. */
+/**
+ * Saves a new card for the member (replacing the saved one); a bad card is a 400 naming each
+ * field, a card its bank refuses as it is saved a 402, and either keeps the card saved before.
+ */
 export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
   const customerId = await ensureCustomer(deps, site, member);
   try {
@@ -60,6 +66,7 @@ export async function saveCard(deps: BillingDeps, site: SiteRecord, member: Memb
     if (error instanceof InvalidCardError) {
       throw MemberError.fields(error.issues.map(({ path, message }) => ({ path, code: 'invalidField' as const, message })));
     }
+    if (error instanceof CardDeclinedError) throw MemberError.of(402, 'paymentDeclined', error.message, 'cardNumber');
     throw error;
   }
 }

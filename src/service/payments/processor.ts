@@ -54,7 +54,10 @@ export interface Invoice {
 export interface PaymentProcessor {
   /** `customerId` is what the conversion event reports as `processorCustomerId`. */
   createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }>;
-  /** Throws InvalidCardError naming every bad field. */
+  /**
+   * Verifies the card with its bank as it saves it, as Stripe does. Throws InvalidCardError naming
+   * every bad field, and CardDeclinedError when the bank refuses the card; either way nothing is saved.
+   */
   addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod>;
   listPaymentMethods(customerId: string): Promise<PaymentMethod[]>;
   /** Throws PaymentDeclinedError when the card is declined; the failed attempt still has an invoice. */
@@ -73,6 +76,21 @@ export class InvalidCardError extends Error {
 
 export type DeclineCode = 'card_declined' | 'insufficient_funds';
 
+/** What the member is told, the same whether the card was refused as it was saved or when charged. */
+export const declineMessage = (code: DeclineCode): string =>
+  code === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.';
+
+/**
+ * A card its bank refused as it was saved (verified), before any charge: there is no charge,
+ * invoice or amount, and the card is not saved.
+ */
+export class CardDeclinedError extends Error {
+  override readonly name = 'CardDeclinedError';
+  constructor(readonly declineCode: DeclineCode) {
+    super(declineMessage(declineCode));
+  }
+}
+
 /**
  * A charge the card's bank refused. It carries the failed attempt's ids and amount, which an
  * `abandonedConversion` member event records.
@@ -86,7 +104,7 @@ export class PaymentDeclinedError extends Error {
     readonly amountCents: number,
     readonly currency: string,
   ) {
-    super(declineCode === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.');
+    super(declineMessage(declineCode));
   }
 }
 

@@ -2,29 +2,27 @@
  * A payment processor in memory, for tests, the demo and the mock server: it checks cards the
  * way a processor would and answers like one, and moves no money.
  *
- * Test cards (any future expiry, any 3-4 digit CVC):
- *
- * | Number              | Brand      | Every charge                       |
- * |---------------------|------------|------------------------------------|
- * | 4242 4242 4242 4242 | visa       | succeeds                           |
- * | 5555 5555 5555 4444 | mastercard | succeeds                           |
- * | 4000 0000 0000 0002 | visa       | is declined (`card_declined`)      |
- * | 4000 0000 0000 9995 | visa       | is declined (`insufficient_funds`) |
- *
- * Any other number that passes the checks (12-19 digits, Luhn) is accepted and its charges
- * succeed. A declined card is still added as a payment method: banks decline charges, not cards.
- * Only the brand, last four digits and expiry are kept: never the full number or the CVC.
+ * Its test cards, what each does when saved and when charged and what a member sees, are in one
+ * place: docs/test-cards.md (DECLINING_CARDS below is that table in code; keep the two in step).
+ * In short, as Stripe does, a card is verified as it is saved: `…0002` and `…9995` are refused
+ * then (CardDeclinedError: nothing saved, nothing charged), whatever the plan; `…0341` is saved
+ * and every charge on it is declined (PaymentDeclinedError, with a failed invoice); any other
+ * number that passes the checks (12-19 digits, Luhn) is saved and charged. Only the brand, last
+ * four digits and expiry are kept: never the full number or the CVC.
  *
  * Its memory ends with the process, but the customers and cards a service saved do not. A
  * customer id of its form (`cus_test_…`) it has not seen is one from before a restart, taken as
  * known with no cards; a payment method's id says how its charges end (`pm_test_ok_…`,
  * `pm_test_declined_…`, `pm_test_nofunds_…`), so a charge on a card from before a restart is
- * taken as it would have been then.
+ * taken as it would have been then. 0341 is saved as `pm_test_declined_…`; ids of 0002 and 9995
+ * saved before those were refused at saving (`pm_test_declined_…`, `pm_test_nofunds_…`) keep
+ * failing their charges as they did.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
 import type { EpochMs } from '../store/records';
 import {
+  CardDeclinedError,
   InvalidCardError,
   PaymentDeclinedError,
   UnknownPaymentReferenceError,
@@ -39,11 +37,17 @@ import {
   type PaymentProcessor,
 } from './processor';
 
-const DECLINING_CARDS: ReadonlyMap<string, DeclineCode> = new Map([
-  ['4000000000000002', 'card_declined'],
-  ['4000000000009995', 'insufficient_funds'],
+/** The test cards that decline, and when: as they are saved (verified), or on every charge (docs/test-cards.md). */
+const DECLINING_CARDS: ReadonlyMap<string, { when: 'saved' | 'charged'; code: DeclineCode }> = new Map([
+  ['4000000000000002', { when: 'saved', code: 'card_declined' }],
+  ['4000000000009995', { when: 'saved', code: 'insufficient_funds' }],
+  ['4000000000000341', { when: 'charged', code: 'card_declined' }],
 ]);
-/** What a payment method's id says about its charges, both ways. */
+/**
+ * What a payment method's id says about its charges, both ways. New ids are `ok` or (0341)
+ * `declined`; `nofunds`, and `declined` of 0002, are ids saved before 0002 and 9995 were refused
+ * at saving, still honoured.
+ */
 const OUTCOME_TAGS = { ok: undefined, declined: 'card_declined', nofunds: 'insufficient_funds' } as const;
 const tagOf = (decline: DeclineCode | undefined) => (decline === 'card_declined' ? 'declined' : decline === 'insufficient_funds' ? 'nofunds' : 'ok');
 const REMEMBERED_METHOD = /^pm_test_(ok|declined|nofunds)_[A-Za-z0-9]+$/;
@@ -87,7 +91,10 @@ export class TestPaymentProcessor implements PaymentProcessor {
   async addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod> {
     const customer = this.customer(customerId);
     const { digits, expMonth, expYear } = checkCard(card, this.clock());
-    const decline = DECLINING_CARDS.get(digits);
+    const declining = DECLINING_CARDS.get(digits);
+    // The bank refuses the card as it is verified: nothing is kept, and there is no charge to invoice.
+    if (declining?.when === 'saved') throw new CardDeclinedError(declining.code);
+    const decline = declining?.code;
     const method: PaymentMethod = { id: this.newId(`pm_test_${tagOf(decline)}`), brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear };
     customer.methods.set(method.id, { method, ...(decline && { decline }) });
     return { ...method };

@@ -8,7 +8,7 @@ import { expect, vi } from 'vitest';
 import { harness, type Harness } from '../support';
 import { fill, installModalEntry, modal } from './support';
 
-/** The test cards of docs/member-api.md "Payments". */
+/** Test cards (docs/test-cards.md): 0002 is declined as it is saved, so on any plan. */
 export const CARD_OK = '4242 4242 4242 4242';
 export const CARD_DECLINED = '4000 0000 0000 0002';
 
