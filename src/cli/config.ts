@@ -1,6 +1,8 @@
 /** Settings from the environment (documented in the README), checked once at start. */
-import { parseRateLimit, type RateLimit } from '../service/admin/rate-limit';
+import { parseRateLimit, type RateLimit } from '../service/http/rate-limit';
 import { PRODUCTION_SCRYPT, TEST_SCRYPT, type ScryptCost } from '../service/auth/passwords';
+import { parseTrustProxy } from '../service/http/client-address';
+import { DEFAULT_SIGNUPS_PER_ADDRESS } from '../service/member/signup-limits';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -17,6 +19,10 @@ export interface ServeConfig {
   port: number;
   host: string;
   rateLimit: RateLimit | undefined;
+  /** Sign-ups per client address (SVC_SIGNUP_RATE_LIMIT, default 20/15m); `off` for none. */
+  signupRateLimit: RateLimit | 'off';
+  /** Reverse proxies in front whose X-Forwarded-For is believed (SVC_TRUST_PROXY, default 0). */
+  trustedProxies: number;
   scrypt: ScryptCost;
 }
 
@@ -30,5 +36,13 @@ export function serveConfig(env: NodeJS.ProcessEnv): ServeConfig {
   // `test` makes password hashing ~1000x cheaper, for test suites only: never in production.
   const scrypt = env.SVC_SCRYPT === undefined || env.SVC_SCRYPT === 'production' ? PRODUCTION_SCRYPT : env.SVC_SCRYPT === 'test' ? TEST_SCRYPT : undefined;
   if (!scrypt) throw new UsageError(`SVC_SCRYPT must be production (the default) or test, got ${env.SVC_SCRYPT}`);
-  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, scrypt };
+  const signupRateLimit = env.SVC_SIGNUP_RATE_LIMIT === undefined ? DEFAULT_SIGNUPS_PER_ADDRESS : parseRateLimit(env.SVC_SIGNUP_RATE_LIMIT);
+  if (signupRateLimit === undefined) {
+    throw new UsageError(`SVC_SIGNUP_RATE_LIMIT must look like 20/15m (sign-ups per client address/window) or be off, got ${env.SVC_SIGNUP_RATE_LIMIT}`);
+  }
+  const trustedProxies = parseTrustProxy(env.SVC_TRUST_PROXY);
+  if (trustedProxies === undefined) {
+    throw new UsageError(`SVC_TRUST_PROXY must be the number of reverse proxies in front (0-9; true means 1), got ${env.SVC_TRUST_PROXY}`);
+  }
+  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, signupRateLimit, trustedProxies, scrypt };
 }

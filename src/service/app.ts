@@ -10,8 +10,9 @@ import { createPasswordHasher, PRODUCTION_SCRYPT, type PasswordHasher } from './
 import { portableScrypt } from './auth/portable-scrypt';
 import { HttpError } from './http/http-error';
 import { memberApi, MEMBER_BASE_PATH } from './member/app';
+import { DEFAULT_SIGNUPS_PER_ADDRESS } from './member/signup-limits';
 import { randomBytes, toBase64Url } from './crypto/bytes';
-import type { RateLimit } from './admin/rate-limit';
+import type { RateLimit } from './http/rate-limit';
 import { log } from './diagnostics';
 import { systemClock, type Clock } from './domain/clock';
 import { jsonResponse } from './http/json';
@@ -24,6 +25,10 @@ export interface ServiceOptions {
   clock?: Clock;
   /** Admin API requests per key; omit for no limit. */
   adminRateLimit?: RateLimit;
+  /** Sign-ups per client address; DEFAULT_SIGNUPS_PER_ADDRESS when omitted, `off` for none. */
+  signupRateLimit?: RateLimit | 'off';
+  /** Reverse proxies in front whose X-Forwarded-For is believed (SVC_TRUST_PROXY); 0 by default. */
+  trustedProxies?: number;
   /**
    * Member passwords: Node's native scrypt on the server (svc serve passes it); by default the
    * portable one at production cost, correct everywhere but slower.
@@ -40,6 +45,8 @@ export async function createServiceApp({
   store,
   clock = systemClock,
   adminRateLimit,
+  signupRateLimit = DEFAULT_SIGNUPS_PER_ADDRESS,
+  trustedProxies = 0,
   passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT),
   processor,
 }: ServiceOptions): Promise<Hono> {
@@ -52,7 +59,17 @@ export async function createServiceApp({
     adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
   );
 
-  app.route(MEMBER_BASE_PATH, memberApi({ store, clock, passwords, processor: processor ?? new TestPaymentProcessor({ clock }) }));
+  app.route(
+    MEMBER_BASE_PATH,
+    memberApi({
+      store,
+      clock,
+      passwords,
+      processor: processor ?? new TestPaymentProcessor({ clock }),
+      signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
+      trustedProxies,
+    }),
+  );
 
   app.onError((error) => {
     if (error instanceof HttpError) return error.toResponse();

@@ -1,10 +1,14 @@
 /** Serves the app under node:http. Returns once listening; `close()` stops taking requests. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import type { Connection } from './http/client-address';
 
-/** What the server calls per request: the app's `fetch`, possibly wrapped (static-files.ts). */
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/**
+ * What the server calls per request: the app's `fetch`, possibly wrapped (static-files.ts). The
+ * connection goes beside the Request (the app's Hono env), for limits per client address.
+ */
+export type FetchHandler = (request: Request, connection?: Connection) => Response | Promise<Response>;
 
 export interface RunningServer {
   url: string;
@@ -13,7 +17,8 @@ export interface RunningServer {
 
 export function listen(fetch: FetchHandler, port: number, hostname: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
+    const handler = (request: Request, env: HttpBindings | Http2Bindings) => fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+    const server = serve({ fetch: handler, port, hostname }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,

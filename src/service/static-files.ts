@@ -92,10 +92,10 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     return new Response(body, { headers: { ...common, 'content-length': String(file.size) } });
   };
 
-  return (request) => {
+  return (request, connection) => {
     const { pathname, search } = new URL(request.url);
     const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
-    if (!area) return next(request);
+    if (!area) return next(request, connection);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new HttpError(405, [{ path: 'base', code: 'methodNotAllowed', message: `${request.method} is not allowed here` }], {
         allow: 'GET, HEAD',

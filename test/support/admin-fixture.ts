@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { afterAll, beforeAll } from 'vitest';
 import { SCOPES, type Scope } from '../../src/contract/admin';
-import type { RateLimit } from '../../src/service/admin/rate-limit';
+import type { RateLimit } from '../../src/service/http/rate-limit';
 import { createServiceApp } from '../../src/service/app';
 import { hashApiKey, issueApiKey } from '../../src/service/auth/api-keys';
 import type { Clock } from '../../src/service/domain/clock';

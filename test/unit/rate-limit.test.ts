@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { parseRateLimit, RateLimiter } from '../../src/service/admin/rate-limit';
+import { parseRateLimit, RateLimiter } from '../../src/service/http/rate-limit';
 
 test('parses N/Ts windows in every unit, and off', () => {
   expect(parseRateLimit('120/60s')).toEqual({ limit: 120, windowMs: 60_000 });

@@ -19,7 +19,7 @@ import { openSqliteStore } from '../../service/store/sqlite';
 import { dbPath, serveConfig } from '../config';
 import type { Io } from '../io';
 
-export const SERVE_USAGE = ['svc serve [--demo] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_TRUST_PROXY)'];
+export const SERVE_USAGE = ['svc serve [--demo] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_SIGNUP_RATE_LIMIT, SVC_TRUST_PROXY)'];
 
 /**
  * Serves until SIGINT/SIGTERM. With --demo (what `npm start` runs), an empty database gets the
@@ -52,7 +52,13 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
       demoSiteId = site.id;
     }
     const app = await createServiceApp({
-      store, clock: systemClock, passwords, processor, ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
+      store,
+      clock: systemClock,
+      passwords,
+      processor,
+      signupRateLimit: config.signupRateLimit,
+      trustedProxies: config.trustedProxies,
+      ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
     });
     server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir }), config.port, config.host);
   } catch (error) {

@@ -19,7 +19,7 @@ import {
 import { AdminError, notFound } from './errors';
 import { listHandler } from './list-endpoint';
 import { openApiDocument } from './openapi';
-import { RateLimiter, type RateLimit } from './rate-limit';
+import { RateLimiter, type RateLimit } from '../http/rate-limit';
 import { toSite } from './serialize';
 
 export interface AdminApiOptions {

@@ -9,7 +9,7 @@ import type { Clock } from '../domain/clock';
 import type { ApiKeyRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { AdminError, notFound } from './errors';
-import type { RateLimiter } from './rate-limit';
+import type { RateLimiter } from '../http/rate-limit';
 
 export interface AdminEnv {
   Variables: { key: ApiKeyRecord; site: SiteRecord };

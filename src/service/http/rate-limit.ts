@@ -1,5 +1,5 @@
 /**
- * Per-key rate limit as a generic cell rate algorithm: `limit` requests per `windowMs`, with
+ * Per-key rate limit (Admin API keys, sign-ups per e-mail and per client address) as a generic cell rate algorithm: `limit` requests per `windowMs`, with
  * bursts up to `limit`. One number per key (its theoretical arrival time), so memory stays
  * small, and the wait it reports is exact rather than "until the window resets".
  */
@@ -10,8 +10,8 @@ export interface RateLimit {
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export class RateLimiter {
-  private readonly tat = new Map<number, number>();
+export class RateLimiter<Key = number> {
+  private readonly tat = new Map<Key, number>();
   private readonly intervalMs: number;
   private checks = 0;
 
@@ -19,7 +19,7 @@ export class RateLimiter {
     this.intervalMs = rate.windowMs / rate.limit;
   }
 
-  check(keyId: number, now: number): RateDecision {
+  check(keyId: Key, now: number): RateDecision {
     if (++this.checks % 10_000 === 0) this.forgetIdle(now);
     const tat = Math.max(this.tat.get(keyId) ?? now, now);
     const next = tat + this.intervalMs;

@@ -9,7 +9,10 @@ import type { PaymentProcessor } from '../payments/processor';
 import type { Clock } from '../domain/clock';
 import { checkboxLabels } from '../domain/yes-no';
 import { assertMetadataPatch, mergeMetadata, MetadataError } from '../domain/metadata';
+import { clientAddress, type Connection } from '../http/client-address';
 import { jsonResponse } from '../http/json';
+import type { RateLimit } from '../http/rate-limit';
+import { log } from '../diagnostics';
 import { ConflictError } from '../store/errors';
 import type { MemberRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -23,6 +26,7 @@ import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
 import { authenticate, closeSession, openSession } from './sessions';
 import { SignInThrottle } from './sign-in-throttle';
+import { SignupLimits } from './signup-limits';
 import { readEmail, readPassword, validateSignUp } from './signup';
 
 export const MEMBER_BASE_PATH = '/member/v1';
@@ -33,13 +37,27 @@ export interface MemberApiOptions {
   passwords: PasswordHasher;
   /** Takes the payments of plan sign-ups. */
   processor: PaymentProcessor;
+  /** Sign-ups per client address (SVC_SIGNUP_RATE_LIMIT); undefined: not limited per address. */
+  signupsPerAddress: RateLimit | undefined;
+  /** How many reverse proxies stand in front, whose X-Forwarded-For is believed (SVC_TRUST_PROXY). */
+  trustedProxies: number;
 }
 
 type MemberEnv = { Variables: { site: SiteRecord } };
 
-export function memberApi({ store, clock, passwords, processor }: MemberApiOptions): Hono<MemberEnv> {
+export function memberApi({ store, clock, passwords, processor, signupsPerAddress, trustedProxies }: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
   const throttle = new SignInThrottle();
+  const signupLimits = new SignupLimits(signupsPerAddress);
+  let proxyWarned = false;
+  const addressOf = (c: Context<MemberEnv>) => {
+    if (trustedProxies === 0 && !proxyWarned && c.req.header('x-forwarded-for') !== undefined) {
+      proxyWarned = true;
+      log.info('requests carry X-Forwarded-For, but SVC_TRUST_PROXY is not set: limits per client address see the proxy, not the client');
+    }
+    // The server passes the connection as the app's env (server.ts); `app.request` and MSW pass none.
+    return clientAddress(c.req.raw, c.env as Connection | undefined, trustedProxies);
+  };
   // Unknown e-mails are checked against this, so they cost what a wrong password costs.
   let decoyHash: Promise<string> | undefined;
   const decoy = () => (decoyHash ??= passwords.hash('decoy password, never a member’s'));
@@ -102,6 +120,7 @@ export function memberApi({ store, clock, passwords, processor }: MemberApiOptio
   app.post('/sites/:subdomain/members', async (c) => {
     const site = c.get('site');
     const input = validateSignUp(await readObject(c.req.raw), await store.listSignupFields(site.id));
+    signupLimits.count(site.id, input.email, addressOf(c), clock());
     if (await store.findMemberLogin(site.id, input.email)) throw emailTaken();
     const { password, ...profile } = input;
     let id: number;

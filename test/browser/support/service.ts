@@ -15,6 +15,11 @@ import type { Store } from '../../../src/service/store/store';
 import { SITE_DOMAIN } from './chromium';
 
 export const SUBDOMAIN = 'shop';
+/**
+ * Every browser in the suite signs up from 127.0.0.1, many members a file: more than the default
+ * limit per client address allows (test/security/signup-limits.test.ts proves that limit).
+ */
+const SUITE_SIGNUPS = '1000/1m';
 
 export interface RunningService {
   /** `http://127.0.0.1:<port>` */
@@ -69,7 +74,7 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), options.tempPrefix ?? 'svc-browser-'));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_SIGNUPS };
   const log: string[] = [];
   let child: ChildProcess | undefined;
   const killOnExit = () => child?.kill('SIGKILL');
@@ -123,7 +128,7 @@ export interface DemoService extends Omit<RunningService, 'withStore'> {
 export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoService> {
   const dir = mkdtempSync(join(tmpdir(), tempPrefix));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_SIGNUPS };
   const log: string[] = [];
   const serve = svc(['serve', '--demo', '--db', db], env);
   const killOnExit = () => serve.kill('SIGKILL');
