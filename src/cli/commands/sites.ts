@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createSite, findSite, parseAfterRegistration, SiteSettingError } from '../../service/domain/sites';
 import type { SiteRecord, SitePatch } from '../../service/store/records';
 import { systemClock } from '../../service/domain/clock';
+import { textProblem, ValidationError } from '../../service/domain/validation';
 import { UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
@@ -26,6 +27,9 @@ export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: I
       },
     });
     if (!values.subdomain) throw new UsageError('sites create needs --subdomain');
+    // The name is shown to members (GET /config) and in the widget: one line of text.
+    const nameProblem = values.name === undefined ? undefined : textProblem(values.name);
+    if (nameProblem) throw new ValidationError([{ path: 'name', message: nameProblem }]);
     const { db, ...input } = values;
     return withStore(db, env, async (store) => {
       const site = await createSite(store, systemClock, { ...input, subdomain: values.subdomain! });

@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { Clock } from '../domain/clock';
+import { parseId } from '../domain/validation';
 import { jsonResponse } from '../http/json';
 import type { Store } from '../store/store';
 import { authenticate, requireScope, type AdminEnv } from './auth';
@@ -55,8 +56,9 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   app.get('/plans/:id', async (c) => {
     requireScope(c.get('key'), 'read.plans');
     const id = c.req.param('id');
-    // The spec lists no 400 here: an id that cannot exist is simply not found.
-    const plan = /^\d{1,15}$/.test(id) ? await store.getPlan(c.get('site').id, Number(id)) : undefined;
+    // The spec lists no 400 here: an id that cannot exist (`abc`, `0372`, `372.0`) is simply not found.
+    const planId = parseId(id);
+    const plan = planId === undefined ? undefined : await store.getPlan(c.get('site').id, planId);
     if (!plan) throw notFound(`No plan with id ${JSON.stringify(id.slice(0, 50))}`);
     const [wire] = await plansWithCounts(store, plan.siteId, [plan]);
     return jsonResponse(wire);

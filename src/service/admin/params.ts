@@ -4,6 +4,7 @@
  * ignored; a known one given twice is an error, since either reading could be the wrong one.
  */
 import type { ApiError } from '../../contract/admin';
+import { parseId } from '../domain/validation';
 import type { Range } from '../store/queries';
 import { AdminError } from './errors';
 
@@ -68,12 +69,11 @@ export class QueryReader {
   id(name: string): number | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    const n = /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-    if (!(n >= 1)) {
-      this.fail(name, `${name} must be a positive integer id, got ${JSON.stringify(value.slice(0, 50))}`);
-      return undefined;
+    const id = parseId(value);
+    if (id === undefined) {
+      this.fail(name, `${name} must be a positive integer id without leading zeros, got ${JSON.stringify(value.slice(0, 50))}`);
     }
-    return n;
+    return id;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {

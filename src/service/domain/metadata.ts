@@ -6,7 +6,9 @@
  * - arrays, strings, numbers and booleans replace what was there: arrays are values, never
  *   merged element by element, and a `null` inside an array is kept as a value;
  * - an object replacing a non-object is stored with its `null` keys dropped;
- * - the result may not exceed METADATA_MAX_BYTES of JSON nor METADATA_MAX_DEPTH levels.
+ * - the result may not exceed METADATA_MAX_BYTES of JSON nor METADATA_MAX_DEPTH levels;
+ * - every number must be finite: JSON.parse reads `1e999` as Infinity, which JSON.stringify
+ *   would then store as `null`, so such an update is refused rather than quietly changed.
  */
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type JsonValue, type MemberMetadata } from '../../contract/member';
 import { isJsonObject } from './validation';
@@ -30,6 +32,9 @@ export function assertMetadataPatch(value: unknown): asserts value is MemberMeta
   }
   if (depthOf(value) > METADATA_MAX_DEPTH) {
     throw new MetadataError('invalidMetadata', `Metadata may nest at most ${METADATA_MAX_DEPTH} levels deep`);
+  }
+  if (hasNonFiniteNumber(value)) {
+    throw new MetadataError('invalidMetadata', 'Metadata numbers must be finite: a number such as 1e999 is too large for JSON');
   }
 }
 
@@ -85,6 +90,18 @@ function depthOf(root: JsonValue): number {
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push([child, depth + 1]);
   }
   return deepest;
+}
+
+/** Whether any number at any level is Infinity, -Infinity or NaN. Iterative, like depthOf. */
+function hasNonFiniteNumber(root: JsonValue): boolean {
+  const stack: JsonValue[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop()!;
+    if (typeof value === 'number' && !Number.isFinite(value)) return true;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+  }
+  return false;
 }
 
 function utf8Length(text: string): number {

@@ -5,7 +5,7 @@
  */
 import type { MemberPatch, SignupFieldRecord } from '../store/records';
 import { MemberError } from './errors';
-import { bad, checkField, NAME_MAX, type Problems } from './signup';
+import { bad, checkField, checkName, type Problems } from './signup';
 import { isJsonObject } from '../domain/validation';
 
 const EDITABLE = new Set(['firstName', 'lastName', 'customFields']);
@@ -23,9 +23,8 @@ export function validateAccountEdit(body: Record<string, unknown>, fields: reado
   for (const key of ['firstName', 'lastName'] as const) {
     const value = body[key];
     if (value === undefined) continue;
-    if (typeof value !== 'string') bad(problems, key, 'Must be text');
-    else if (value.trim().length > NAME_MAX) bad(problems, key, `At most ${NAME_MAX} characters`);
-    else patch[key] = value.trim() || null;
+    const name = checkName(value, key, problems);
+    if (name !== undefined) patch[key] = name || null;
   }
   const given = body.customFields;
   if (given !== undefined && !isJsonObject(given)) bad(problems, 'customFields', 'Must be an object keyed by field id');

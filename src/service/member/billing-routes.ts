@@ -6,6 +6,7 @@
 import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, SavedCard } from '../../contract/member';
 import { chargeOverdue } from '../billing/renewals';
+import { parseId } from '../domain/validation';
 import { jsonResponse } from '../http/json';
 import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
 import { readObject } from './body';
@@ -44,7 +45,9 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   app.post('/sites/:subdomain/memberships/:id/cancel', async (c) => {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
-    const id = Number(c.req.param('id'));
+    // Only the canonical spelling: `372.0`, `+372`, `0x174` or `0372` is not membership 372.
+    const id = parseId(c.req.param('id'));
+    if (id === undefined) throw MemberError.of(400, 'invalidField', 'A membership id is digits alone, without a sign, point or leading zero, such as 372', 'id');
     const mine = (await store.listMembershipsOfMember(site.id, member.id)).find((m) => m.id === id);
     if (!mine) throw MemberError.of(404, 'notFound', 'You have no membership with that id', 'id');
     const updated = await cancelAtPeriodEnd(deps, site, mine);

@@ -10,6 +10,7 @@ import { CONTENT_VIEWS } from '../../contract/member';
 import { membershipStatus } from '../billing/membership-terms';
 import type { Clock } from '../domain/clock';
 import { contentViewFor } from '../domain/content-views';
+import { parseId } from '../domain/validation';
 import { jsonResponse } from '../http/json';
 import type { ContentItemRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -27,8 +28,10 @@ export interface ContentRouteDeps {
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
+/** An id that cannot be one (`welcome`, `0372`, `372.0`) names no item: 404, like an unknown one. */
 async function findItem(store: Store, site: SiteRecord, contentId: string): Promise<ContentItemRecord> {
-  const item = /^\d{1,15}$/.test(contentId) ? await store.getContentItem(site.id, Number(contentId)) : undefined;
+  const id = parseId(contentId);
+  const item = id === undefined ? undefined : await store.getContentItem(site.id, id);
   if (!item) throw MemberError.of(404, 'notFound', 'No content with that id', 'contentId');
   return item;
 }

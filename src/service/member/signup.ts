@@ -6,7 +6,7 @@ import type { SignupFieldValue } from '../../contract/member';
 import type { ErrorItem } from '../http/http-error';
 import type { SignupFieldRecord, SignupValueRecord } from '../store/records';
 import type { MemberApiErrorCode } from '../../contract/member';
-import { isJsonObject } from '../domain/validation';
+import { isJsonObject, textProblem } from '../domain/validation';
 import { MemberError } from './errors';
 
 export interface ValidSignUp {
@@ -32,6 +32,12 @@ export function readEmail(value: unknown, problems: Problems): string {
     bad(problems, 'email', 'Enter an e-mail address such as name@example.com');
     return '';
   }
+  // EMAIL's \s is no guard against NUL, ESC, DEL, U+0085 or a lone surrogate.
+  const unfit = textProblem(value);
+  if (unfit) {
+    bad(problems, 'email', `An e-mail address ${unfit}`);
+    return '';
+  }
   return value.trim().toLowerCase();
 }
 
@@ -45,13 +51,23 @@ export function readPassword(value: unknown, problems: Problems, forSignUp: bool
   return value;
 }
 
-function readName(body: Record<string, unknown>, key: 'firstName' | 'lastName', problems: Problems): string | undefined {
-  const value = body[key];
-  if (value === undefined) return undefined;
+/**
+ * A first or last name as given (sign-up and PATCH /me): text of at most NAME_MAX characters
+ * once trimmed, with no control character (tab and line breaks included) anywhere in what was
+ * sent. The trimmed name ('' when blank), or undefined after reporting the problem.
+ */
+export function checkName(value: unknown, key: 'firstName' | 'lastName', problems: Problems): string | undefined {
   if (typeof value !== 'string') return void bad(problems, key, 'Must be text');
   const trimmed = value.trim();
   if (trimmed.length > NAME_MAX) return void bad(problems, key, `At most ${NAME_MAX} characters`);
-  return trimmed || undefined;
+  const unfit = textProblem(value);
+  if (unfit) return void bad(problems, key, `A name ${unfit}`);
+  return trimmed;
+}
+
+function readName(body: Record<string, unknown>, key: 'firstName' | 'lastName', problems: Problems): string | undefined {
+  const value = body[key];
+  return value === undefined ? undefined : checkName(value, key, problems) || undefined;
 }
 
 export function validateSignUp(body: Record<string, unknown>, fields: readonly SignupFieldRecord[]): ValidSignUp {
@@ -92,6 +108,8 @@ export function checkField(field: SignupFieldRecord, value: unknown, path: strin
       if (value === undefined || value === '') return missing();
       if (typeof value !== 'string') return void bad(problems, path, `${field.label} must be text`);
       if (value.length > TEXT_MAX[field.type]) return void bad(problems, path, `${field.label} has at most ${TEXT_MAX[field.type]} characters`);
+      const unfit = textProblem(value, { multiline: field.type === 'textarea' });
+      if (unfit) return void bad(problems, path, `${field.label} ${unfit}`);
       if (value.trim() === '') return missing();
       return value;
     }
