@@ -259,17 +259,25 @@ test('responses: application/json with a schema, the documented headers', () => 
     const response = (typeof r[status]!.$ref === 'string' ? deref(r[status]!.$ref as string) : r[status]) as OpenApiObject;
     return Object.keys((response.headers ?? {}) as object).sort();
   };
-  expect(headerNames('/sites', '200')).toEqual(['X-Has-More-Items-After', 'X-Total-Count']);
-  expect(headerNames('/plans', '200')).toEqual(['X-Has-More-Items-After', 'X-Next-Cursor', 'X-Total-Count']);
+  expect(headerNames('/sites', '200')).toEqual(['Cache-Control', 'X-Has-More-Items-After', 'X-Total-Count']);
+  expect(headerNames('/plans', '200')).toEqual(['Cache-Control', 'X-Has-More-Items-After', 'X-Next-Cursor', 'X-Total-Count']);
   for (const t of ['/members', '/memberships', '/memberEvents', '/contentLibrary/views']) {
-    expect(headerNames(t, '200'), t).toEqual(['X-Has-More-Items-After', 'X-Next-Cursor']);
+    expect(headerNames(t, '200'), t).toEqual(['Cache-Control', 'X-Has-More-Items-After', 'X-Next-Cursor']);
   }
-  expect(headerNames('/plans/{id}', '200')).toEqual([]);
-  expect(headerNames('/plans', '401')).toEqual(['WWW-Authenticate']);
-  expect(headerNames('/plans', '429')).toEqual(['Retry-After']);
-  expect(Object.keys(openApiDocument.components.responses.MethodNotAllowed!.headers as object)).toEqual(['Allow']);
+  expect(headerNames('/plans/{id}', '200')).toEqual(['Cache-Control']);
+  expect(headerNames('/openapi.json', '200')).toEqual(['Cache-Control']);
+  expect(headerNames('/plans', '401')).toEqual(['Cache-Control', 'WWW-Authenticate']);
+  expect(headerNames('/plans', '429')).toEqual(['Cache-Control', 'Retry-After']);
+  expect(Object.keys(openApiDocument.components.responses.MethodNotAllowed!.headers as object)).toEqual(['Cache-Control', 'Allow']);
+  // Every response of every operation, errors included, says the answer is not to be stored.
+  for (const { template, method, op } of operations) {
+    for (const status of Object.keys(op.responses as object)) {
+      expect(headerNames(template, status), `${method} ${template} ${status}`).toContain('Cache-Control');
+    }
+  }
   const h = openApiDocument.components.headers;
   expect([h.XHasMoreItemsAfter!.required, h.XNextCursor!.required, h.XTotalCount!.required, h.RetryAfter!.required]).toEqual([true, false, true, true]);
+  expect(h.CacheControl).toMatchObject({ required: true, schema: { const: 'no-store' } });
 });
 
 test('schemas: valid JSON Schema 2020-12, closed objects, no null, enums of the contract', () => {
@@ -550,10 +558,15 @@ test('the validator rejects wrong media types, headers and statuses', async () =
   expect(check('GET', `${A}/plans`, 200, headersOf(last, { 'x-total-count': null }), last.body)).toThrow(/X-Total-Count is missing/);
 
   const error = { errors: [{ path: 'base', code: 'rateLimited', message: 'slow down' }] };
-  const json = new Headers({ 'content-type': 'application/json' });
+  const json = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
   expect(check('GET', `${A}/sites`, 429, json, error)).toThrow(/required header Retry-After is missing/);
-  expect(check('GET', `${A}/sites`, 429, new Headers({ 'content-type': 'application/json', 'retry-after': 'soon' }), error)).toThrow(/Retry-After/);
-  expect(check('GET', `${A}/sites`, 429, new Headers({ 'content-type': 'application/json', 'retry-after': '3' }), error)).not.toThrow();
+  expect(check('GET', `${A}/sites`, 429, new Headers({ ...Object.fromEntries(json), 'retry-after': 'soon' }), error)).toThrow(/Retry-After/);
+  expect(check('GET', `${A}/sites`, 429, new Headers({ ...Object.fromEntries(json), 'retry-after': '3' }), error)).not.toThrow();
+  expect(check('GET', path, 200, headersOf(page, { 'cache-control': null }), page.body)).toThrow(/required header Cache-Control is missing/);
+  expect(check('GET', path, 200, headersOf(page, { 'cache-control': 'max-age=60' }), page.body)).toThrow(/header Cache-Control/);
+  expect(check('GET', `${A}/sites`, 429, new Headers({ 'content-type': 'application/json', 'retry-after': '3' }), error)).toThrow(
+    /required header Cache-Control is missing/,
+  );
   expect(check('GET', `${A}/sites`, 400, json, error)).toThrow(/GET \/sites \(listSites\) answered 400, which is not documented/);
   expect(check('GET', `${A}/plans/1`, 400, json, error)).toThrow(/not documented/);
   expect(check('GET', `${A}/members`, 500, json, error)).toThrow(/not documented/);

@@ -1,8 +1,11 @@
 /** What `svc serve` hands out beside the app: the built widget and the example pages. */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Window } from 'happy-dom';
 import { afterAll, expect, test } from 'vitest';
+import { repoRoot } from '../scripts/lib/paths';
 import { withStaticFiles } from '../src/service/static-files';
 
 const root = mkdtempSync(join(tmpdir(), 'svc-static-'));
@@ -134,4 +137,105 @@ test('examples/ missing altogether answers 404; other paths go to the app', asyn
   expect((await bare(new Request('http://svc.test/examples/'))).status).toBe(404);
   expect(await (await bare(new Request('http://svc.test/member/v1/sites/x/config'))).text()).toBe('from the app');
   expect(await (await bare(new Request('http://svc.test/scriptsX'))).text()).toBe('from the app');
+});
+
+// ------------------------------------------------------------------------ page headers
+
+/** The CSP source of an inline script, as a browser computes it: SHA-256 of its text in UTF-8. */
+const hashSource = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+/** The page policy with these script hashes (static-files.ts documents each directive). */
+const pagePolicy = (hashes: string[]) =>
+  [
+    "default-src 'none'",
+    ["script-src 'self'", ...hashes].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "media-src 'self' https:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+const directives = (csp: string | null) => new Map((csp ?? '').split(/;\s*/).map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)]));
+
+const INSTALL = "window.Service = { subdomain: 'demo' };";
+const LISTENER = "\n    document.addEventListener('Service.ready', function () { document.title = 'ready … ✓'; });\n  ";
+writeFileSync(
+  join(examplesDir, 'page.html'),
+  [
+    '<!doctype html><html><head><title>page</title>',
+    '<!-- an old install code, commented out: <script>window.Service = { subdomain: "old" };</script> -->',
+    `<script>${INSTALL}</script>`,
+    '<script src="/scripts/widgets.js"></script>',
+    '<SCRIPT type="text/javascript" data-note="a > in a value">' + LISTENER + '</script >',
+    '</head><body><pre><code>&lt;script&gt;not a script&lt;/script&gt;</code></pre>',
+    '<p style="display:none">hidden</p></body></html>',
+  ].join('\n'),
+);
+
+test('example pages: a CSP whose script-src lists the hash of each inline script, and frame protection', async () => {
+  const page = await request('/examples/page.html');
+  expect(page.status).toBe(200);
+  const csp = page.headers.get('content-security-policy');
+  expect(csp).toBe(pagePolicy([hashSource(INSTALL), hashSource(LISTENER)]));
+  expect(directives(csp).get('script-src')).not.toContain("'unsafe-inline'");
+  expect(page.headers.get('x-frame-options')).toBe('DENY');
+  expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(page.headers.get('cache-control')).toBe('no-cache');
+
+  // An index page, and a page without inline scripts: 'self' alone.
+  const index = await request('/examples/');
+  expect(index.headers.get('content-security-policy')).toBe(pagePolicy([]));
+  expect(index.headers.get('x-frame-options')).toBe('DENY');
+  // A revalidation keeps the policy (a browser updates its stored headers from a 304).
+  const again = await request('/examples/page.html', { headers: { 'if-none-match': page.headers.get('etag')! } });
+  expect(again.status).toBe(304);
+  expect(again.headers.get('content-security-policy')).toBe(csp);
+  expect(again.headers.get('x-frame-options')).toBe('DENY');
+  const head = await request('/examples/page.html', { method: 'HEAD' });
+  expect(head.headers.get('content-security-policy')).toBe(csp);
+});
+
+test('example pages: the hashes follow an edited page; CRLF line ends hash as the browser reads them (LF)', async () => {
+  const path = join(examplesDir, 'edited.html');
+  writeFileSync(path, `<!doctype html><title>edited</title><script>${INSTALL}</script>`);
+  utimesSync(path, new Date(), new Date(Date.now() - 10_000));
+  expect((await request('/examples/edited.html')).headers.get('content-security-policy')).toBe(pagePolicy([hashSource(INSTALL)]));
+  writeFileSync(path, '<!doctype html><title>edited</title>\r\n<script>\r\n  window.Service = { subdomain: "shop" };\r\n</script>\r\n');
+  utimesSync(path, new Date(), new Date());
+  expect((await request('/examples/edited.html')).headers.get('content-security-policy')).toBe(
+    pagePolicy([hashSource('\n  window.Service = { subdomain: "shop" };\n')]),
+  );
+});
+
+test('files that are not pages get no page policy: stylesheets, the widget', async () => {
+  for (const path of ['/examples/style.css', '/scripts/widgets.js']) {
+    const response = await request(path);
+    expect(response.status, path).toBe(200);
+    expect(response.headers.get('content-security-policy'), path).toBeNull();
+    expect(response.headers.get('x-frame-options'), path).toBeNull();
+    expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+  }
+});
+
+test('the real examples/: each page lists exactly the hashes of its inline scripts, as an HTML parser finds them', async () => {
+  const realExamples = join(repoRoot, 'examples');
+  const real = withStaticFiles(() => new Response(null, { status: 404 }), { scriptsDir, examplesDir: realExamples });
+  const window = new Window({ settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true } });
+  const pages = readdirSync(realExamples).filter((name) => name.endsWith('.html'));
+  expect(pages.length).toBeGreaterThan(3);
+  try {
+    for (const name of pages) {
+      const document = new window.DOMParser().parseFromString(readFileSync(join(realExamples, name), 'utf8'), 'text/html');
+      const inline = [...document.querySelectorAll('script')].filter((script) => !script.hasAttribute('src'));
+      expect(inline.length, name).toBeGreaterThan(0); // the install code at least
+      const response = await real(new Request(`http://svc.test/examples/${name}`));
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get('content-security-policy'), name).toBe(pagePolicy(inline.map((script) => hashSource(script.textContent ?? ''))));
+      expect(response.headers.get('x-frame-options'), name).toBe('DENY');
+    }
+  } finally {
+    await window.happyDOM.close();
+  }
 });

@@ -16,6 +16,7 @@ import type { RateLimit } from './http/rate-limit';
 import { log } from './diagnostics';
 import { systemClock, type Clock } from './domain/clock';
 import { jsonResponse } from './http/json';
+import { withSecurityHeaders } from './http/security-headers';
 import type { Store } from './store/store';
 import type { PaymentProcessor } from './payments/processor';
 import { TestPaymentProcessor } from './payments/test-processor';
@@ -53,6 +54,12 @@ export async function createServiceApp({
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
 
+  // First, so it wraps everything below: routes, errors, not-founds and CORS preflights alike.
+  app.use('*', async (c, next) => {
+    await next();
+    const secured = withSecurityHeaders(c.res);
+    if (secured !== c.res) c.res = secured;
+  });
   app.get('/healthz', () => jsonResponse({ ok: true }));
   app.route(
     ADMIN_BASE_PATH,
@@ -82,6 +89,7 @@ export async function createServiceApp({
     log.error('request failed', error);
     return AdminError.of(500, 'internalError', 'The service failed to answer; the failure is logged').toResponse();
   });
-  app.notFound(() => AdminError.of(404, 'notFound', 'No such endpoint').toResponse());
+  // The same answer as the Admin API's for a path it does not have (`/admin/v2/…` is one of these), no-store included.
+  app.notFound(() => AdminError.of(404, 'notFound', 'No such endpoint', 'base', { 'cache-control': 'no-store' }).toResponse());
   return app;
 }

@@ -2,11 +2,18 @@
  * The files `svc serve` hands out beside the app: the built widget at /scripts/ (what site
  * owners install, from any origin) and the QA pages of examples/ at /examples/. Node-only (it
  * reads the disk), so it wraps the portable app's `fetch` here instead of living inside it.
+ *
+ * Every answer that leaves here, the app's included, carries the service's security headers
+ * (http/security-headers.ts). Pages (.html) also get a Content-Security-Policy of their own that
+ * allows their inline scripts by hash (the install code is inline on purpose: it is what site
+ * owners copy), and may not be framed.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { HttpError } from './http/http-error';
+import { withSecurityHeaders } from './http/security-headers';
+import type { Connection } from './http/client-address';
 import type { FetchHandler } from './server';
 
 export interface StaticFilesOptions {
@@ -54,6 +61,51 @@ const SCRIPT_HEADERS = {
 // Example pages are edited while someone looks at them: always revalidate.
 const EXAMPLE_HEADERS = { 'cache-control': 'no-cache' };
 
+/**
+ * What an example page may load: its own files, its inline scripts by hash and nothing else
+ * inline, the member API on the same origin (the widget's API origin is its script's), styles
+ * inline too (the pages' `style="display:none"`, the widget's modal), media from anywhere over
+ * https (a content item's video or audio may live on a CDN), the favicon as a data: URL and the
+ * mock server's service worker (npm run examples:mock). Nothing may frame it.
+ */
+function pagePolicy(scriptHashes: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    ["script-src 'self'", ...scriptHashes.map((hash) => `'sha256-${hash}'`)].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "media-src 'self' https:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * Comments, elements whose content is text (a `<script>` inside them is not one) and scripts, in
+ * document order. Attribute values may hold `>`. A script's text ends at `</script` followed by
+ * a space, `/` or `>`, as the HTML tokenizer ends it.
+ */
+const PAGE_TOKENS =
+  /<!--[^]*?(?:-->|$)|<(script|style|textarea|title|noscript|xmp)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([^]*?)(?:<\/\1[\s/>]|$)/gi;
+
+/**
+ * The base64 SHA-256 of each inline script of the page (one without `src`), as a browser hashes
+ * it for CSP: its text in UTF-8 after the parser turned CR LF and CR into LF. A `<script>` in a
+ * comment or in text is skipped; a hash too many would be harmless, a wrong one would not be.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, tag, attributes, text] of html.matchAll(PAGE_TOKENS)) {
+    if (tag?.toLowerCase() !== 'script' || /(?:^|\s)src\s*=/i.test(attributes ?? '')) continue;
+    const source = (text ?? '').replace(/\r\n?/g, '\n');
+    hashes.push(createHash('sha256').update(source, 'utf8').digest('base64'));
+  }
+  return hashes;
+}
+
 const notFound = (message: string) => new HttpError(404, [{ path: 'base', code: 'notFound', message }]).toResponse();
 
 interface CachedFile {
@@ -61,6 +113,8 @@ interface CachedFile {
   size: number;
   body: Uint8Array<ArrayBuffer>;
   etag: string;
+  /** A page's own headers (its CSP with the hashes of its scripts, frame protection). */
+  pageHeaders?: Record<string, string>;
 }
 
 /** Answers /scripts/… and /examples/… from disk; everything else goes to `next`. */
@@ -72,7 +126,13 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached;
     const body = readFileSync(path);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const file = { mtimeMs: stats.mtimeMs, size: stats.size, body, etag };
+    const file: CachedFile = { mtimeMs: stats.mtimeMs, size: stats.size, body, etag };
+    if (extname(path).toLowerCase() === '.html') {
+      file.pageHeaders = {
+        'content-security-policy': pagePolicy(inlineScriptHashes(body.toString('utf8'))),
+        'x-frame-options': 'DENY',
+      };
+    }
     cache.set(path, file);
     return file;
   };
@@ -83,16 +143,16 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     const file = read(path, stats);
     const common = {
       ...headers,
+      ...file.pageHeaders,
       etag: file.etag,
       'content-type': CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
-      'x-content-type-options': 'nosniff',
     };
     if (etagMatches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers: common });
     const body = request.method === 'HEAD' ? null : file.body;
     return new Response(body, { headers: { ...common, 'content-length': String(file.size) } });
   };
 
-  return (request, connection) => {
+  const handle = (request: Request, connection?: Connection): Response | Promise<Response> => {
     const { pathname, search } = new URL(request.url);
     const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
     if (!area) return next(request, connection);
@@ -116,6 +176,7 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     }
     return serveFile(request, path, EXAMPLE_HEADERS);
   };
+  return async (request, connection) => withSecurityHeaders(await handle(request, connection));
 }
 
 /**

@@ -39,6 +39,13 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   const cursors = new CursorCodec(cursorSecret);
   const openApiBody = JSON.stringify(openApiDocument);
 
+  // Answers are member data: no browser or proxy keeps one, errors (401, 429, …) included. First,
+  // so it wraps the key check and every route; the app adds nosniff and the JSON CSP (app.ts).
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('cache-control', 'no-store');
+  });
+
   app.get('/openapi.json', () => new Response(openApiBody, { headers: { 'content-type': 'application/json' } }));
 
   app.use('*', authenticate(store, clock, rateLimit && new RateLimiter(rateLimit)));

@@ -35,7 +35,7 @@ const description = `Read-only access to one site's data: the site, its plans, m
 
 **Authentication.** Every operation but this description needs \`Authorization: Bearer svc_admin_…\`. A missing, unknown, revoked or expired key is answered 401 \`accessDenied\`; a key over its rate limit 429 \`rateLimited\` with \`Retry-After\`; a valid key whose site's plan no longer includes the Admin API 403 \`forbidden\`, on every endpoint. Each operation names the scope it needs (${SCOPES.map((s) => `\`${s}\``).join(', ')}); a key without it is answered 404 \`notFound\`, exactly as for a resource that does not exist.
 
-**Responses.** Always \`application/json\`, errors included. Lists are bare JSON arrays ordered by id. A field with no value is omitted, never \`null\`. Every failure answers \`{"errors": [{"path", "code", "message"}]}\`; \`path\` is \`base\` or the parameter or header concerned.
+**Responses.** Always \`application/json\`, errors included, with \`Cache-Control: no-store\` (answers hold member data), \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\`. Lists are bare JSON arrays ordered by id. A field with no value is omitted, never \`null\`. Every failure answers \`{"errors": [{"path", "code", "message"}]}\`; \`path\` is \`base\` or the parameter or header concerned.
 
 **Paging.** List endpoints return up to \`X-Items-After\` items (1–100, default 25). While \`X-Has-More-Items-After\` is \`true\`, send the \`X-Next-Cursor\` you got as \`X-Cursor\` to read the next page, with the same filters. Cursors are opaque.
 

@@ -25,9 +25,14 @@ const query = (name: string, description: string, schema: Schema): OpenApiObject
   schema,
 });
 
-/** `^\d{1,15}$` and at least 1 (QueryReader.id). */
+/** `^[1-9][0-9]{0,14}$` (QueryReader.id, domain/validation.ts parseId). */
 export const idParameter = (name: string, description: string) =>
-  query(name, `${description} A positive integer id.`, { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 });
+  query(
+    name,
+    `${description} A positive integer id written as digits alone: \`0372\`, \`372.0\`, \`+372\` or \`3.72e2\` ` +
+      'answers 400 `invalidParameter`.',
+    { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
+  );
 
 /** 1–maxLength characters, exact match (QueryReader.string). */
 export const stringParameter = (name: string, description: string, maxLength = 500) =>
@@ -76,6 +81,11 @@ export const pagingParameters = [componentRef('parameters', 'XCursor'), componen
 // ------------------------------------------------------------------------------------- Headers
 
 export const headers: Record<string, OpenApiObject> = {
+  CacheControl: {
+    description: 'Always `no-store`, errors included: answers hold member data, so no browser or proxy keeps a copy.',
+    required: true,
+    schema: { type: 'string', const: 'no-store' },
+  },
   XHasMoreItemsAfter: {
     description: '`true` when more items follow this page, else `false`.',
     required: true,
@@ -112,14 +122,13 @@ export const headers: Record<string, OpenApiObject> = {
 
 /** `wireHeaders` maps each response header's name to its component in `headers` above. */
 function errorResponse(description: string, codes: readonly ErrorCode[], wireHeaders: Record<string, string> = {}): OpenApiObject {
-  const entries = Object.entries(wireHeaders);
-  return {
-    description,
-    ...(entries.length > 0 && {
-      headers: Object.fromEntries(entries.map(([wire, component]) => [wire, componentRef('headers', component)])),
-    }),
-    content: json(errorBodyWith(codes)),
-  };
+  return { description, headers: responseHeaders(wireHeaders), content: json(errorBodyWith(codes)) };
+}
+
+/** A response's `headers`: `Cache-Control` (every answer has it) and the ones named, wire name → component. */
+export function responseHeaders(wireHeaders: Record<string, string> = {}): Record<string, OpenApiObject> {
+  const entries = Object.entries({ 'Cache-Control': 'CacheControl', ...wireHeaders });
+  return Object.fromEntries(entries.map(([wire, component]) => [wire, componentRef('headers', component)]));
 }
 
 export const responses: Record<string, OpenApiObject> = {

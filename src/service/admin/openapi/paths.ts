@@ -12,6 +12,7 @@ import {
   json,
   pagingParameters,
   rangeParameters,
+  responseHeaders,
   stringParameter,
   type OpenApiObject,
 } from './http';
@@ -40,7 +41,6 @@ function operation(spec: OperationSpec): OpenApiObject {
     ...(spec.list && { 'X-Has-More-Items-After': 'XHasMoreItemsAfter', 'X-Next-Cursor': 'XNextCursor' }),
     ...spec.ok.headers,
   };
-  const headerEntries = Object.entries(okHeaders);
   return {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -51,13 +51,7 @@ function operation(spec: OperationSpec): OpenApiObject {
       parameters: [...(spec.list ? pagingParameters : []), ...(spec.parameters ?? [])],
     }),
     responses: {
-      '200': {
-        description: spec.ok.description,
-        ...(headerEntries.length > 0 && {
-          headers: Object.fromEntries(headerEntries.map(([wire, component]) => [wire, componentRef('headers', component)])),
-        }),
-        content: json(spec.ok.schema),
-      },
+      '200': { description: spec.ok.description, headers: responseHeaders(okHeaders), content: json(spec.ok.schema) },
       ...(spec.list && { '400': componentRef('responses', 'BadRequest') }),
       '401': componentRef('responses', 'Unauthorized'),
       '403': componentRef('responses', 'Forbidden'),
@@ -110,7 +104,7 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
       operationId: 'getPlan',
       summary: 'Read one plan',
       description: 'One plan in any status, archived and deleted ones included. An id that is not a positive integer ' +
-        'is simply not found (404), never a 400.',
+        'written as digits alone (`0372`, `372.0` and `+372` are not plan 372) is simply not found (404), never a 400.',
       tag: 'Plans',
       scope: 'read.plans',
       notFound: true,
@@ -193,6 +187,7 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
       responses: {
         '200': {
           description: 'The OpenAPI 3.1 document.',
+          headers: responseHeaders(),
           content: json({ type: 'object', required: ['openapi', 'info', 'paths'] }),
         },
       },
