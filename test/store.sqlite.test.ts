@@ -188,6 +188,37 @@ describe('sqlite store files', () => {
     db.close();
   });
 
+  test('a database at schema version 4 migrates: its sessions, expired or not, are swept by the expiry index in batches', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    for (const step of MIGRATIONS.slice(0, 4)) old.exec(step);
+    old.pragma('user_version = 4');
+    old.prepare(`INSERT INTO sites (id, name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
+      VALUES (1, 'Old', 'old', 'old.example.com', 'usd', 'en', 1, ?)`).run(T0);
+    old.prepare(`INSERT INTO members (id, site_id, email, status, created_at) VALUES (1, 1, 'ann@example.com', 'approved', ?)`).run(T0);
+    // Years of sign-ins, more than one batch of them expired, and one live session.
+    const insert = old.prepare(`INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at, revoked_at)
+      VALUES (1, 1, ?, ?, ?, ?, ?)`);
+    old.transaction(() => {
+      for (let i = 0; i < 12_345; i++) insert.run(`old-${i}`, T0, T0, T0 + i, i % 3 === 0 ? T0 : null);
+      insert.run('live', T0, T0, T0 + 1_000_000, null);
+    })();
+    old.close();
+
+    const store = openSqliteStore(file);
+    expect(await store.deleteExpiredSessions(T0 + 12_344)).toBe(12_345);
+    expect(await store.findSessionByHash('old-0')).toBeUndefined();
+    expect(await store.findSessionByHash('old-12344')).toBeUndefined();
+    expect(await store.findSessionByHash('live')).toMatchObject({ memberId: 1, expiresAt: T0 + 1_000_000 });
+    await store.close();
+
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE expires_at <= ? LIMIT 10').all(T0) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(/USING COVERING INDEX sessions_expires_at/);
+    db.close();
+  });
+
   test('opening a database written by a newer version throws', async () => {
     const file = newFile();
     await openSqliteStore(file).close();

@@ -72,6 +72,27 @@ forEachStore((fresh) => {
     expect((await me(ctx, token)).email).toBe('augusta@example.com');
   });
 
+  test('PUT /me/email signs the member out everywhere else, as a password change does; this session and other members stay', async () => {
+    const ctx = await fresh();
+    const current = await ctx.session(ADA);
+    const other = await ctx.session(ADA);
+    const grace = await ctx.session(GRACE);
+    await jsonOf<MemberInfo>(await putEmail(ctx, current.token, { email: 'augusta@example.com', password: ADA.password }), 200);
+    expect((await me(ctx, current.token)).email).toBe('augusta@example.com');
+    await expectError(await ctx.authed(other.token, ME), 401, 'unauthenticated');
+    expect((await me(ctx, grace.token)).email).toBe(GRACE.email);
+  });
+
+  test('PUT /me/email that changes nothing (a wrong password, a taken address, the same address) signs no one out', async () => {
+    const ctx = await fresh();
+    const current = await ctx.session(ADA);
+    const other = await ctx.session(ADA);
+    await expectError(await putEmail(ctx, current.token, { email: 'new@example.com', password: 'wrong password' }), 401, 'invalidCredentials');
+    await expectError(await putEmail(ctx, current.token, { email: GRACE.email, password: ADA.password }), 409, 'emailTaken');
+    await jsonOf<MemberInfo>(await putEmail(ctx, current.token, { email: ADA.email, password: ADA.password }), 200);
+    expect((await me(ctx, other.token)).email).toBe(ADA.email);
+  });
+
   test('PUT /me/email: a wrong password is 401 invalidCredentials, a taken address 409, a bad one 400; nothing changes', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(ADA);

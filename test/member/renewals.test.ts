@@ -7,11 +7,14 @@
 import { expect, test } from 'vitest';
 import type { ContentItem, ConversionDetail, InvoiceSummary, MemberInfo } from '../../src/contract/member';
 import { MAX_ATTEMPTS, RETRY_AFTER_MS, runRenewals } from '../../src/service/billing/renewals';
+import { sha256Hex } from '../../src/service/crypto/digests';
+import { definePlan } from '../../src/service/domain/plans';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
 import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, type MemberCtx } from './support';
 
 const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
-const DECLINED = { ...GOOD, cardNumber: '4000 0000 0000 0002' };
+/** Saved like any card; every charge on it is declined (docs/test-cards.md). 0002 would be refused as it is saved. */
+const FAILS_ON_CHARGE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 
 const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) });
 const join = async (ctx: MemberCtx, token: string, planPublicId: string, card = GOOD) =>
@@ -83,7 +86,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const { membership: joined } = await join(ctx, token, 'monthly');
-    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED })).status).toBe(200);
+    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
     untilDue(ctx, joined.billingPeriodEnd!);
     expect(await run(ctx)).toMatchObject({ charged: 0, failed: 1, ended: 0 });
     expect(await membership(ctx, joined.id)).toMatchObject({ status: 'active', paymentFailure: true, billingPeriodEnd: joined.billingPeriodEnd });
@@ -109,11 +112,38 @@ forEachStore((fresh) => {
     expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0 });
   });
 
+  test('a trial plan with 0341 (saved, declined when charged): 201 with nothing charged; at the trial’s end the run’s charge fails: paymentFailure, a failed invoice, a paymentFailed event', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const trial = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Trial monthly', type: 'subscription', isPublic: true,
+      billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 14 },
+    });
+    const { membership: joined, order } = await join(ctx, token, trial.publicId, FAILS_ON_CHARGE);
+    expect(order.grandTotalCents).toBe(0);
+    expect(joined).toMatchObject({ status: 'active', paymentFailure: false, billingPeriodEnd: new Date(ctx.now() + 14 * DAY).toISOString() });
+    expect(await invoices(ctx)).toEqual([]);
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0 }); // still in the trial
+
+    untilDue(ctx, joined.billingPeriodEnd!);
+    // A new processor, as `svc billing run` has: the card's id alone says its charges fail.
+    expect(await run(ctx)).toMatchObject({ charged: 0, failed: 1, ended: 0 });
+    expect(await membership(ctx, joined.id)).toMatchObject({ status: 'active', paymentFailure: true, billingPeriodEnd: joined.billingPeriodEnd });
+    const [failure] = await eventsOf(ctx, 'paymentFailed');
+    expect(failure!.details).toStrictEqual({
+      planId: trial.id, membershipId: joined.id, amount: '$12.00', reason: 'card_declined', attempt: 1,
+      chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/),
+    });
+    expect((await invoices(ctx)).map((i) => [i.id, i.description, i.status, i.totalCents])).toEqual([
+      [failure!.details.invoiceId, 'Trial monthly: renewal', 'failed', 1200],
+    ]);
+  });
+
   test('saving a new card after a failed payment charges it at once and clears paymentFailure', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const { membership: joined } = await join(ctx, token, 'monthly');
-    await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED });
+    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
     untilDue(ctx, joined.billingPeriodEnd!);
     await run(ctx);
     expect((await membership(ctx, joined.id)).paymentFailure).toBe(true);
@@ -156,6 +186,38 @@ forEachStore((fresh) => {
     expect(await run(ctx)).toMatchObject({ charged: 0, failed: 0, ended: 0, errors: 0 });
     const ada = await ctx.store.listMembershipsOfMember(ctx.demo.site.id, ctx.demo.memberIds.ada!);
     expect(ada.every((m) => m.status === 'active' && !m.paymentFailure)).toBe(true);
+  });
+
+  test('the run deletes expired sessions, signed-out ones included once they would have expired, and says how many', async () => {
+    const ctx = await fresh();
+    expect(await run(ctx)).toMatchObject({ sessionsDeleted: 0 });
+    const old = await ctx.session(GRACE);
+    const signedOut = await ctx.session(GRACE);
+    expect((await ctx.authed(signedOut.token, `${BASE}/sessions/current`, { method: 'DELETE' })).status).toBe(204);
+    ctx.advance(6 * DAY);
+    const recent = await ctx.session(GRACE);
+    expect(await run(ctx)).toMatchObject({ sessionsDeleted: 0, errors: 0 }); // none has expired yet
+    ctx.advance(2 * DAY); // the first two are 8 days old: past their 7 idle days
+    expect(await run(ctx)).toMatchObject({ sessionsDeleted: 2, errors: 0 });
+    await expectError(await ctx.authed(old.token, `${BASE}/me`), 401, 'unauthenticated');
+    expect((await ctx.authed(recent.token, `${BASE}/me`)).status).toBe(200);
+    expect(await ctx.store.findSessionByHash(sha256Hex(old.token))).toBeUndefined();
+    expect(await run(ctx)).toMatchObject({ sessionsDeleted: 0 });
+  });
+
+  test('a failing session sweep is counted and reported, and billing still runs', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const { membership: joined } = await join(ctx, token, 'monthly');
+    untilDue(ctx, joined.billingPeriodEnd!);
+    const failing = new Proxy(ctx.store, {
+      get: (target, name, receiver) =>
+        name === 'deleteExpiredSessions' ? () => Promise.reject(new Error('disk full')) : Reflect.get(target, name, receiver),
+    });
+    const errors: unknown[] = [];
+    const report = await runRenewals({ store: failing, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) }, (error) => errors.push(error));
+    expect(report).toMatchObject({ charged: 1, errors: 1, sessionsDeleted: 0 });
+    expect(errors).toEqual([expect.objectContaining({ message: 'disk full' })]);
   });
 
   test('a cancel at period end ends an imported member’s subscription too, though billing leaves it alone', async () => {

@@ -74,6 +74,43 @@ export function sessionTests(ctx: Ctx): void {
     expect(await ctx.store.findSessionByHash('kept')).not.toHaveProperty('revokedAt');
   });
 
+  test('deleteExpiredSessions deletes every site\'s sessions expired at `now`, revoked or not, and answers how many', async () => {
+    const [ann, bob] = await addMembers(ctx.store, ctx.a.id, 2);
+    const [bee] = await addMembers(ctx.store, ctx.b.id, 1);
+    const at = (memberId: number, tokenHash: string, expiresAt: number, siteId = ctx.a.id) =>
+      ctx.store.createSession({ ...newSession(memberId, tokenHash, siteId), expiresAt });
+    await at(ann!, 'expired', T0 + HOUR);
+    await at(bob!, 'expires-now', T0 + 2 * HOUR);
+    await at(bee!, 'other-site-expired', T0 + HOUR, ctx.b.id);
+    await at(ann!, 'revoked-expired', T0 + HOUR);
+    await ctx.store.revokeSession('revoked-expired', T0 + HOUR / 2);
+    const live = await at(ann!, 'live', T0 + 2 * HOUR + 1);
+    const revokedLive = await at(bob!, 'revoked-live', T0 + 3 * HOUR);
+    await ctx.store.revokeSession('revoked-live', T0 + HOUR);
+    const otherSiteLive = await at(bee!, 'other-site-live', T0 + 5 * HOUR, ctx.b.id);
+
+    // A session whose expiresAt has come is expired (sessions.ts reads `expiresAt <= now` so).
+    expect(await ctx.store.deleteExpiredSessions(T0 + 2 * HOUR)).toBe(4);
+    for (const hash of ['expired', 'expires-now', 'other-site-expired', 'revoked-expired']) {
+      expect(await ctx.store.findSessionByHash(hash), hash).toBeUndefined();
+    }
+    expect(await ctx.store.findSessionByHash('live')).toStrictEqual(live);
+    expect(await ctx.store.findSessionByHash('revoked-live')).toStrictEqual({ ...revokedLive, revokedAt: T0 + HOUR });
+    expect(await ctx.store.findSessionByHash('other-site-live')).toStrictEqual(otherSiteLive);
+    expect(await ctx.store.deleteExpiredSessions(T0 + 2 * HOUR)).toBe(0);
+    // The members stay, sessions still work for them, and a deleted token's hash is free again.
+    expect(await ctx.store.getMember(ctx.a.id, ann!)).toBeDefined();
+    await ctx.store.touchSession(live.id, T0 + 2 * HOUR, T0 + 9 * HOUR);
+    expect((await ctx.store.findSessionByHash('live'))?.expiresAt).toBe(T0 + 9 * HOUR);
+    expect((await at(ann!, 'expired', T0 + 9 * HOUR)).id).toBeGreaterThan(otherSiteLive.id);
+    expect(await ctx.store.deleteExpiredSessions(T0 + 5 * HOUR)).toBe(2);
+    expect((await ctx.store.revokeMemberSessions(ctx.a.id, ann!, T0 + 5 * HOUR))).toBe(2);
+  });
+
+  test('deleteExpiredSessions on a store without sessions answers 0', async () => {
+    expect(await ctx.store.deleteExpiredSessions(T0)).toBe(0);
+  });
+
   test('a caller changing a returned session does not change the store', async () => {
     const [ann] = await addMembers(ctx.store, ctx.a.id, 1);
     const session = await ctx.store.createSession(newSession(ann!, 'mine'));

@@ -9,9 +9,10 @@ import { withStore } from '../store';
 export const BILLING_USAGE = ['svc billing run [--at ISO-TIME] [--db PATH]   (svc serve runs it every 5 minutes)'];
 
 /**
- * Takes the charges that are due (renewals, instalments, retries; billing/renewals.ts) once, and
- * prints what happened as one JSON line. `--at` bills as if it were that time (a time after now
- * only: a test or a catch-up, never a charge taken twice, since dates only move forward).
+ * Takes the charges that are due (renewals, instalments, retries; billing/renewals.ts) once,
+ * deletes expired member sessions, and prints what happened as one JSON line. `--at` bills as if
+ * it were that time (a time after now only: a test or a catch-up, never a charge taken twice,
+ * since dates only move forward); sessions expired by then are deleted too.
  */
 export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [action, ...rest] = args;
@@ -25,8 +26,8 @@ export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io:
     clock = () => at;
   }
   return withStore(values.db, env, async (store) => {
-    const report = await runRenewals({ store, clock, processor: new TestPaymentProcessor({ clock }) }, (error) =>
-      io.err(`a membership could not be billed: ${(error as Error).message}`),
+    const report = await runRenewals({ store, clock, processor: new TestPaymentProcessor({ clock }) }, (error, what) =>
+      io.err(`${what}: ${(error as Error).message}`),
     );
     io.out(JSON.stringify(report));
     return report.errors > 0 ? 1 : 0;

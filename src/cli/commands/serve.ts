@@ -121,7 +121,7 @@ function startBilling(deps: RenewalDeps, io: Io): { stop(): Promise<void> } {
   const run = () => {
     running = running.then(async () => {
       try {
-        const report = await runRenewals(deps, (error) => io.err(`billing: a membership could not be billed: ${(error as Error).message}`));
+        const report = await runRenewals(deps, (error, what) => io.err(`billing: ${what}: ${(error as Error).message}`));
         if (Object.values(report).some((n) => n > 0)) io.err(`billing: ${JSON.stringify(report)}`);
       } catch (error) {
         io.err(`billing: the run failed and is tried again in ${BILLING_EVERY_MS / 60_000} minutes: ${(error as Error).message}`);

@@ -47,18 +47,36 @@ export interface RenewalReport {
   expired: number;
   /** Memberships that failed before and wait for their next attempt. */
   waiting: number;
-  /** Memberships whose processing threw (a store or processor fault); they are tried again next run. */
+  /**
+   * Memberships whose processing threw (a store or processor fault), and the session sweep if it
+   * threw; each is tried again next run.
+   */
   errors: number;
+  /** Member sessions deleted because they had expired (signed-out ones too, once past their expiry). */
+  sessionsDeleted: number;
 }
 
-const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0 });
+/** Told what failed (a membership, the session sweep) and why; the run goes on without it. */
+export type RenewalErrorHandler = (error: unknown, what: string) => void;
+
+const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0, sessionsDeleted: 0 });
 
 type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
 
-/** Every site's memberships that are due at `now`, each handled once. */
-export async function runRenewals(deps: RenewalDeps, onError: (error: unknown) => void = () => undefined): Promise<RenewalReport> {
+/**
+ * Every site's memberships that are due at `now`, each handled once; then the housekeeping that
+ * runs on the same timer: expired member sessions are deleted, so the table does not grow with
+ * every sign-in ever made.
+ */
+export async function runRenewals(deps: RenewalDeps, onError: RenewalErrorHandler = () => undefined): Promise<RenewalReport> {
   const report = emptyReport();
   for (const site of await deps.store.listSites()) await renewSite(deps, site, report, onError);
+  try {
+    report.sessionsDeleted = await deps.store.deleteExpiredSessions(deps.clock());
+  } catch (error) {
+    report.errors++;
+    onError(error, 'the expired member sessions could not be deleted');
+  }
   return report;
 }
 
@@ -78,7 +96,7 @@ function isDue(m: MembershipRecord, now: number): boolean {
   return membershipStatus(m, now) === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
 }
 
-async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: (error: unknown) => void): Promise<void> {
+async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: RenewalErrorHandler): Promise<void> {
   const now = deps.clock();
   const each = async (filter: MembershipFilter, act: (membership: MembershipRecord) => Promise<void>) => {
     let afterId: number | undefined;
@@ -89,7 +107,7 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
           await act(membership);
         } catch (error) {
           report.errors++;
-          onError(error);
+          onError(error, `membership ${membership.id} of site ${site.subdomain} could not be billed`);
         }
       }
       if (!page.hasMore || page.items.length === 0) return;

@@ -1,7 +1,8 @@
 /**
  * A member changing their own account (issue 5's account screens): PATCH /me (names and custom
  * fields), PUT /me/email and PUT /me/password. Both of the latter ask for the current password,
- * checked under the sign-in throttle, so a stolen session cannot be used to guess it.
+ * checked under the sign-in throttle, so a stolen session cannot be used to guess it, and both
+ * sign the member's other sessions out.
  */
 import type { Context, Hono } from 'hono';
 import type { PasswordHasher } from '../auth/passwords';
@@ -48,7 +49,7 @@ export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, de
 
   app.put('/sites/:subdomain/me/email', async (c) => {
     const site = c.get('site');
-    const { member } = await deps.authenticate(c);
+    const { member, session } = await deps.authenticate(c);
     const body = await readObject(c.req.raw);
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
@@ -56,12 +57,17 @@ export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, de
     if (problems.length > 0) throw MemberError.fields(problems);
     await confirmPassword(site, member, password);
     if (email === member.email) return answer(site, member);
+    let changed: MemberRecord;
     try {
-      return answer(site, (await store.updateMember(site.id, member.id, { email })) ?? member);
+      changed = (await store.updateMember(site.id, member.id, { email })) ?? member;
     } catch (error) {
       if (error instanceof ConflictError) throw deps.emailTaken();
       throw error;
     }
+    // The login moved: whoever else holds a session of this member is signed out, as after a
+    // password change; this session stays.
+    await store.revokeMemberSessions(site.id, member.id, clock(), session.tokenHash);
+    return answer(site, changed);
   });
 
   app.put('/sites/:subdomain/me/password', async (c) => {

@@ -168,6 +168,13 @@ export function memoryAccounts({ members, memberships, requireSite }: AccountTab
       }
       return revoked;
     },
+    async deleteExpiredSessions(now) {
+      return sessions.deleteWhere((session) => {
+        if (session.expiresAt > now) return false;
+        sessionByHash.delete(session.tokenHash);
+        return true;
+      });
+    },
     async findSessionByHash(tokenHash) {
       const session = sessionByHash.get(tokenHash);
       return session && copy(session);

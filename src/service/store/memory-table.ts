@@ -17,6 +17,18 @@ export class Table<T extends { id: number }> {
     return row;
   }
 
+  /** Removes the rows that match, keeping the others in id order; answers how many went. */
+  deleteWhere(matches: (row: T) => boolean): number {
+    let kept = 0;
+    for (const row of this.rows) {
+      if (matches(row)) this.byId.delete(row.id);
+      else this.rows[kept++] = row;
+    }
+    const deleted = this.rows.length - kept;
+    this.rows.length = kept;
+    return deleted;
+  }
+
   /** Keyset page: rows after `afterId` that match, ascending by id. */
   page(page: PageRequest, matches: (row: T) => boolean): Page<T> {
     const items: T[] = [];

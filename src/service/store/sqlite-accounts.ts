@@ -26,6 +26,9 @@ import {
 import type { MemberLogin, MemberPatch, NewMember, SignupValueRecord } from './records';
 import type { AccountMethods } from './store';
 
+/** Expired sessions deleted per statement (deleteExpiredSessions). */
+const SWEEP_BATCH = 5000;
+
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
 
@@ -42,6 +45,9 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const insertSession = db.prepare(
     `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const sweepSessions = db.prepare(
+    'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)',
   );
   const writeMetadata = db.prepare(
     `INSERT INTO member_metadata (member_id, site_id, data) VALUES (?, ?, ?)
@@ -195,6 +201,17 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
         `UPDATE sessions SET revoked_at = ? WHERE site_id = ? AND member_id = ? AND revoked_at IS NULL
          AND token_hash IS NOT ?`,
       ).run(at, siteId, memberId, keepTokenHash ?? null).changes,
+    async deleteExpiredSessions(now) {
+      // In batches, letting other work in between: the first sweep of a database that never had
+      // one may delete millions of rows, and one statement would hold every request meanwhile.
+      let deleted = 0;
+      for (;;) {
+        const { changes } = sweepSessions.run(now, SWEEP_BATCH);
+        deleted += changes;
+        if (changes < SWEEP_BATCH) return deleted;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
     revokeSession: async (tokenHash, at) =>
       sql('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(at, tokenHash).changes > 0,
   };

@@ -275,6 +275,13 @@ export const MIGRATIONS: readonly string[] = [
     FOREIGN KEY (site_id, plan_id) REFERENCES plans (site_id, id)
   ) WITHOUT ROWID;
   `,
+
+  /*
+   * 5: expired sessions are deleted (deleteExpiredSessions, run with the billing): an index on
+   * their expiry finds them without reading every session. Building it reads every session once.
+   */ `
+  CREATE INDEX sessions_expires_at ON sessions (expires_at);
+  `,
 ];
 
 /**

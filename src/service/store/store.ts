@@ -13,6 +13,7 @@ import type {
   ContentItemRecord,
   ContentNodeRecord,
   ContentViewRecord,
+  EpochMs,
   InvoiceRecord,
   MemberEventRecord,
   MemberLogin,
@@ -113,6 +114,12 @@ export interface Store {
   revokeSession(tokenHash: string, at: number): Promise<boolean>;
   /** Revokes every live session of the member except the one `keepTokenHash` names; answers how many. */
   revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): Promise<number>;
+  /**
+   * Deletes every site's sessions that have expired at `now` (`expiresAt <= now`, as sign-in
+   * reads them), revoked ones included; answers how many. The billing run calls it, so the
+   * table holds live sessions only, not every sign-in ever made.
+   */
+  deleteExpiredSessions(now: EpochMs): Promise<number>;
   listMembers(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberRecord>>;
 
   createMemberships(memberships: readonly NewMembership[]): Promise<number[]>;
@@ -193,6 +200,7 @@ export type AccountMethods = Pick<
   | 'touchSession'
   | 'revokeSession'
   | 'revokeMemberSessions'
+  | 'deleteExpiredSessions'
 >;
 
 /** The billing side of the store (saved cards, the invoice ledger): each implementation's payments file. */
