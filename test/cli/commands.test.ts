@@ -152,3 +152,15 @@ test('seed creates the demo site, then grows it, printing counts as one JSON lin
   const page = await inStore((s) => s.listMembers(1, {}, { limit: 100 }));
   expect(page.items).toHaveLength(80);
 });
+
+test('a site name with a control character or a lone surrogate exits 2, says why, and creates no site', async () => {
+  for (const bad of ['\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u009f', '\ud800']) {
+    const result = await svc('sites', 'create', '--subdomain', 'acme', '--name', `Ac${bad}me`);
+    expect(result.code, JSON.stringify(bad)).toBe(2);
+    expect(result.err).toMatch(/name: must not contain control characters|name: must be valid Unicode/);
+    expect(result.out).toEqual([]);
+  }
+  expect(await inStore(async (store) => (await store.listSites()).length)).toBe(0);
+  // Letters of any script, and a surrogate pair, are a name.
+  expect(await svc('sites', 'create', '--subdomain', 'acme', '--name', 'Ācme 大塚 😀')).toMatchObject({ code: 0, out: ['1'] });
+});
