@@ -3,8 +3,8 @@
  * owners install, from any origin) and the QA pages of examples/ at /examples/. Node-only (it
  * reads the disk), so it wraps the portable app's `fetch` here instead of living inside it.
  *
- * Every answer that leaves here, the app's included, carries the service's security headers
- * (http/security-headers.ts). Pages (.html) also get a Content-Security-Policy of their own that
+ * Every file answer carries the service's security headers (http/security-headers.ts), as the
+ * app's own answers do (app.ts sets them there). Pages (.html) also get a Content-Security-Policy of their own that
  * allows their inline scripts by hash (the install code is inline on purpose: it is what site
  * owners copy), and may not be framed.
  */
@@ -13,7 +13,6 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 import { HttpError } from './http/http-error';
 import { withSecurityHeaders } from './http/security-headers';
-import type { Connection } from './http/client-address';
 import type { FetchHandler } from './server';
 
 export interface StaticFilesOptions {
@@ -152,10 +151,7 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     return new Response(body, { headers: { ...common, 'content-length': String(file.size) } });
   };
 
-  const handle = (request: Request, connection?: Connection): Response | Promise<Response> => {
-    const { pathname, search } = new URL(request.url);
-    const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
-    if (!area) return next(request, connection);
+  const serveStatic = (request: Request, area: 'scripts' | 'examples', pathname: string, search: string): Response => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new HttpError(405, [{ path: 'base', code: 'methodNotAllowed', message: `${request.method} is not allowed here` }], {
         allow: 'GET, HEAD',
@@ -176,7 +172,12 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     }
     return serveFile(request, path, EXAMPLE_HEADERS);
   };
-  return async (request, connection) => withSecurityHeaders(await handle(request, connection));
+  return (request, connection) => {
+    const { pathname, search } = new URL(request.url);
+    const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
+    // The app's own answers carry the security headers already (app.ts sets them where they leave).
+    return area ? withSecurityHeaders(serveStatic(request, area, pathname, search)) : next(request, connection);
+  };
 }
 
 /**
