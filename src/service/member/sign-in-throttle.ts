@@ -20,7 +20,7 @@ export class SignInThrottle {
   private readonly inFlight = new Map<string, number>();
 
   /** Seconds to wait before trying again, or 0 when an attempt may go ahead. */
-  retryAfterSeconds(key: string, now: number): number {
+  private retryAfterSeconds(key: string, now: number): number {
     const times = (this.failures.get(key) ?? []).filter((t) => t > now - WINDOW_MS);
     const pending = this.inFlight.get(key) ?? 0;
     if (times.length + pending < MAX_FAILURES) return 0;
