@@ -31,6 +31,7 @@ export interface Messages {
   noCard: string;
   saveCard: string;
   plans: string;
+  noPlans: string;
   choose: string;
   signUp: string;
   free: string;
@@ -106,6 +107,7 @@ const en: Messages = {
   noCard: 'No card is saved.',
   saveCard: 'Save card',
   plans: 'Plans',
+  noPlans: 'This site offers no plans yet.',
   choose: 'Choose',
   signUp: 'Sign up',
   free: 'Free',
@@ -183,6 +185,7 @@ const de: Messages = {
   noCard: 'Keine Karte gespeichert.',
   saveCard: 'Karte speichern',
   plans: 'Tarife',
+  noPlans: 'Diese Website bietet noch keine Tarife an.',
   choose: 'Auswählen',
   signUp: 'Jetzt buchen',
   free: 'Kostenlos',

@@ -38,7 +38,11 @@ const SCREENS: Screens = {
  * dialog closes and the member stays on the page.
  */
 export function afterRegistrationScreen(ctx: ScreenContext): void | Promise<void> {
-  if (ctx.config.afterRegistration.action === 'plans') return plansScreen(ctx);
+  // No plan on offer: the dialog closes, as after "stay". These plans are the site's offer, not
+  // the member's request (plans/all and the menus' Plans say there are none); a dialog with
+  // only "no plans" in it would leave a member who has just registered wondering whether that
+  // worked. /member/plans with no plan runs this action too, and closes the same way.
+  if (ctx.config.afterRegistration.action === 'plans') return plansScreen(ctx, ctx.close);
   const action = ctx.config.afterRegistration;
   if (action.action === 'redirect') ctx.go(action.url);
   else ctx.close();

@@ -5,10 +5,14 @@ import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { planChoice } from './menu-links';
 
-/** Every public plan (GET /plans), each with a button to its sign-up. */
-export async function plansScreen(ctx: ScreenContext): Promise<void> {
+/**
+ * Every public plan (GET /plans), each with a button to its sign-up. A site with none says so,
+ * unless `none` is given: then that runs instead (after registration, open.ts).
+ */
+export async function plansScreen(ctx: ScreenContext, none?: () => void): Promise<void> {
   const { doc, t, config } = ctx;
   const offers = await ctx.host.call<PlanOffer[]>('GET', '/plans');
+  if (!offers.length && none) return none();
   const items = offers.map((offer) =>
     el(
       doc,
@@ -21,5 +25,5 @@ export async function plansScreen(ctx: ScreenContext): Promise<void> {
       planChoice(ctx, offer),
     ),
   );
-  render(ctx, t.plans, el(doc, 'ul', { class: 'plans' }, ...items));
+  render(ctx, t.plans, items.length ? el(doc, 'ul', { class: 'plans' }, ...items) : el(doc, 'p', {}, t.noPlans));
 }
