@@ -50,6 +50,13 @@ export type CustomSignupField =
   | { id: number; type: 'multiple-select'; required: boolean; value: string[]; options: SignupFieldOption[] }
   | { id: number; type: 'checkbox'; required: boolean; value: boolean };
 
+/**
+ * The languages the widget's dialog speaks (its catalogues, src/widget/modal/messages.ts): the
+ * locales a site may have. A test keeps the two lists the same.
+ */
+export const WIDGET_LOCALES = ['en', 'de'] as const;
+export type WidgetLocale = (typeof WIDGET_LOCALES)[number];
+
 /** The logged-in member as the widget sees them (spec 2.7). */
 export interface MemberInfo {
   id: number;

@@ -14,7 +14,7 @@ const at = (iso: string) => Date.parse(iso);
 const DAY = 86_400_000;
 
 function plan(terms: PlanTerms): PlanRecord {
-  return { id: 7, siteId: 1, publicId: 'pLaN7xyz', name: 'Plan', status: 'enabled', isPublic: true, colorCode: '#4f46e5', createdAt: 0, ...terms };
+  return { id: 7, siteId: 1, key: 'plan', publicId: 'pLaN7xyz', name: 'Plan', status: 'enabled', isPublic: true, colorCode: '#4f46e5', createdAt: 0, ...terms };
 }
 const monthly = { count: 1, unit: 'month' } as const;
 const none = { mode: 'none' } as const;

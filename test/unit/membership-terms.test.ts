@@ -13,7 +13,7 @@ const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 const DAY = 86_400_000;
 
-const COMMON = { id: 7, siteId: 1, publicId: 'pLaN7xyz', name: 'Plan', status: 'enabled', isPublic: true, colorCode: '#4f46e5', createdAt: 0 } as const;
+const COMMON = { id: 7, siteId: 1, key: 'plan', publicId: 'pLaN7xyz', name: 'Plan', status: 'enabled', isPublic: true, colorCode: '#4f46e5', createdAt: 0 } as const;
 type SubscriptionPlan = Extract<PlanRecord, { type: 'subscription' }>;
 type MultiPaymentPlan = Extract<PlanRecord, { type: 'multiPayment' }>;
 

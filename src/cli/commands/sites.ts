@@ -2,18 +2,33 @@ import { parseArgs } from 'node:util';
 import { createSite, findSite, parseAfterRegistration, SiteSettingError } from '../../service/domain/sites';
 import type { SiteRecord, SitePatch } from '../../service/store/records';
 import { systemClock } from '../../service/domain/clock';
-import { textProblem, ValidationError } from '../../service/domain/validation';
 import { UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
+import { applyCommand, exportCommand } from './site-file';
 
 export const SITES_USAGE = [
+  'svc sites apply FILE [--dry-run] [--db PATH]',
+  'svc sites export S [--format yaml|json] [--schema URL] [--db PATH]',
+  'svc sites list [--db PATH]',
   'svc sites create --subdomain S [--name N] [--domain D] [--currency usd] [--locale en] [--db PATH]',
   'svc sites update S [--admin-api on|off] [--member-menu on|off] [--after-registration stay|plans|URL] [--db PATH]',
 ];
 
 export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [action, ...rest] = args;
+  if (action === 'apply') return applyCommand(rest, env, io);
+  if (action === 'export') return exportCommand(rest, env, io);
+  if (action === 'list') {
+    const { values } = parseArgs({ args: rest, options: { db: { type: 'string' } } });
+    return withStore(values.db, env, async (store) => {
+      const sites = await store.listSites();
+      if (sites.length === 0) io.err('no sites yet: svc sites apply FILE makes one (see the README, "Run your own site")');
+      // One site a line, tab-separated: subdomain, name, domain.
+      for (const site of sites) io.out([site.subdomain, site.name, site.domain].join('\t'));
+      return 0;
+    });
+  }
   if (action === 'create') {
     const { values } = parseArgs({
       args: rest,
@@ -27,9 +42,6 @@ export async function sitesCommand(args: string[], env: NodeJS.ProcessEnv, io: I
       },
     });
     if (!values.subdomain) throw new UsageError('sites create needs --subdomain');
-    // The name is shown to members (GET /config) and in the widget: one line of text.
-    const nameProblem = values.name === undefined ? undefined : textProblem(values.name);
-    if (nameProblem) throw new ValidationError([{ path: 'name', message: nameProblem }]);
     const { db, ...input } = values;
     return withStore(db, env, async (store) => {
       const site = await createSite(store, systemClock, { ...input, subdomain: values.subdomain! });

@@ -174,8 +174,10 @@ async function bill(
     report.ended++;
     return;
   }
-  const plan = await store.getPlan(site.id, membership.planId);
-  if (!plan || (plan.type !== 'subscription' && plan.type !== 'multiPayment')) return;
+  const current = await store.getPlan(site.id, membership.planId);
+  if (!current || (current.type !== 'subscription' && current.type !== 'multiPayment')) return;
+  // The member pays what they joined under: a price changed since then reaches new members only.
+  const plan = membership.billing ? ({ ...current, billing: membership.billing } as typeof current) : current;
 
   const member = await store.getMember(site.id, membership.memberId);
   if (!member?.processorCustomerId) return; // never paid here (chargeOverdue reaches such members too)

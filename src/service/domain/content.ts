@@ -6,7 +6,7 @@
 import type { ContentNodeType } from '../../contract/admin';
 import type { Store } from '../store/store';
 import { sanitizeRichText } from './rich-text';
-import { httpAddress } from './validation';
+import { siteAddress } from './validation';
 
 export interface ContentItemInput {
   name: string;
@@ -35,11 +35,9 @@ function checkItem(item: ContentItemInput): ContentItemInput {
     if (!body) throw new ContentInputError(`The article "${item.name}" needs a body`);
     return { name: item.name, type: item.type, body };
   }
-  // A path on the site itself (`/files/a.pdf`) is kept as it is: the browser resolves it
+  // A path on the site itself (`/files/a.pdf`) is kept as a path: the browser resolves it
   // against the page, so it is an address on the site that shows the item.
-  const onTheSite = item.url !== undefined && /^\/(?![/\\])/.test(item.url) ? new URL(item.url, 'https://site.invalid') : undefined;
-  if (onTheSite) return { name: item.name, type: item.type, url: onTheSite.pathname + onTheSite.search };
-  const url = httpAddress(item.url);
+  const url = siteAddress(item.url);
   if (!url) throw new ContentInputError(`The ${item.type} "${item.name}" needs an http(s) url or a path on the site (/…)`);
   return { name: item.name, type: item.type, url };
 }

@@ -5,7 +5,9 @@
  * `month` only for yearly ones and never a day the month does not have).
  */
 import { z } from 'zod';
-import { INTERVAL_UNITS, PLAN_STATUSES } from '../../contract/admin';
+import { INTERVAL_UNITS, PLAN_STATUSES, type PlanStatus } from '../../contract/admin';
+import { isoCurrency } from './currency';
+import { siteAddress } from './validation';
 
 const positiveInt = z.number().int().positive();
 const money = z.number().finite().nonnegative();
@@ -19,10 +21,7 @@ export const planExpirationSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('specificTime'), expiresAt: isoDateTime }),
 ]);
 
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
-  .transform((c) => c.toLowerCase());
+const currency = isoCurrency;
 
 const tax = {
   taxPercentage: z.number().finite().min(0).max(100).optional(),
@@ -71,46 +70,80 @@ function billingDateRule(
   }
 }
 
-const oneTimeBilling = z
-  .strictObject({ price: money, currency, ...tax })
-  .superRefine(taxRule);
-const multiPaymentBilling = z
-  .strictObject({ price: money, currency, ...tax, ...recurring, paymentCountRequired: z.number().int().min(2).max(1000) })
-  .superRefine((b, ctx) => {
-    taxRule(b, ctx);
-    trialOrFeeRule(b, ctx);
-  });
-const subscriptionBilling = z
-  .strictObject({
-    price: money,
-    currency,
-    ...tax,
-    ...recurring,
-    billingDate: z.strictObject({ day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).optional() }).optional(),
-  })
-  .superRefine((b, ctx) => {
-    taxRule(b, ctx);
-    trialOrFeeRule(b, ctx);
-    billingDateRule(b, ctx);
-  });
+/**
+ * An address a member is sent to: an http(s) URL, or a path on the site (`/welcome`), which the
+ * widget resolves against the page, as it does every address it follows.
+ */
+export const webAddress = z
+  .string()
+  .max(2000)
+  .refine((text) => siteAddress(text) !== undefined, 'must be an http(s) address or a path on the site (/…)')
+  .transform((text) => siteAddress(text)!);
 
-const url = z.url({ protocol: /^https?$/ }).max(2000);
+interface SchemaOptions<Extra extends z.core.$ZodShape> {
+  /** The currency schema of `billing.currency` (optional in a site file: the site's currency). */
+  currency: z.ZodType<string | undefined, string | undefined>;
+  /** The statuses an owner may write. */
+  status: readonly [string, ...string[]];
+  /** Fields every plan entry has besides the plan's own (the site file's `key`). */
+  extra: Extra;
+}
 
-const common = {
-  name: z.string().trim().min(1).max(200),
-  description: z.string().max(20_000).optional(),
-  status: z.enum(PLAN_STATUSES).default('enabled'),
-  isPublic: z.boolean().default(true),
-  contentUrl: url.optional(),
-  welcomeUrl: url.optional(),
-};
+function planSchemaWith<Extra extends z.core.$ZodShape>(options: SchemaOptions<Extra>) {
+  const { currency } = options;
+  const oneTimeBilling = z.strictObject({ price: money, currency, ...tax }).superRefine(taxRule);
+  const multiPaymentBilling = z
+    .strictObject({ price: money, currency, ...tax, ...recurring, paymentCountRequired: z.number().int().min(2).max(1000) })
+    .superRefine((b, ctx) => {
+      taxRule(b, ctx);
+      trialOrFeeRule(b, ctx);
+    });
+  const subscriptionBilling = z
+    .strictObject({
+      price: money,
+      currency,
+      ...tax,
+      ...recurring,
+      billingDate: z.strictObject({ day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).optional() }).optional(),
+    })
+    .superRefine((b, ctx) => {
+      taxRule(b, ctx);
+      trialOrFeeRule(b, ctx);
+      billingDateRule(b, ctx);
+    });
+  const common = {
+    ...options.extra,
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(20_000).optional(),
+    status: z.enum(options.status as [PlanStatus, ...PlanStatus[]]).default('enabled'),
+    isPublic: z.boolean().default(true),
+    contentUrl: webAddress.optional(),
+    welcomeUrl: webAddress.optional(),
+  };
+  // Access that never ends is what an owner means by leaving `expiration` out.
+  const expiration = planExpirationSchema.default({ mode: 'none' });
+  return z.discriminatedUnion('type', [
+    z.strictObject({ ...common, type: z.literal('free'), expiration }),
+    z.strictObject({ ...common, type: z.literal('oneTimePayment'), expiration, billing: oneTimeBilling }),
+    z.strictObject({ ...common, type: z.literal('multiPayment'), expiration, billing: multiPaymentBilling }),
+    z.strictObject({ ...common, type: z.literal('subscription'), billing: subscriptionBilling }),
+  ]);
+}
 
 /** What a site owner supplies to define a plan. `publicId`, `colorCode` and `createdAt` are assigned. */
-export const planDefinitionSchema = z.discriminatedUnion('type', [
-  z.strictObject({ ...common, type: z.literal('free'), expiration: planExpirationSchema }),
-  z.strictObject({ ...common, type: z.literal('oneTimePayment'), expiration: planExpirationSchema, billing: oneTimeBilling }),
-  z.strictObject({ ...common, type: z.literal('multiPayment'), expiration: planExpirationSchema, billing: multiPaymentBilling }),
-  z.strictObject({ ...common, type: z.literal('subscription'), billing: subscriptionBilling }),
-]);
+export const planDefinitionSchema = planSchemaWith({ currency, status: PLAN_STATUSES, extra: {} });
 
 export type PlanDefinition = z.input<typeof planDefinitionSchema>;
+
+/** An owner's stable name for a plan, field or content item: what the site file refers to it by. */
+export const ownerKey = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1-64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
+
+/**
+ * A plan in a site file: the plan's fields under the owner's `key`. The currency may be left to
+ * the site's. Every status of 2.2 may be written; leaving a plan out of the file archives it
+ * (or deletes it when nobody ever held it: site-file/changes.ts).
+ */
+export const planEntrySchema = planSchemaWith({ currency: currency.optional(), status: PLAN_STATUSES, extra: { key: ownerKey } });
+export type PlanEntry = z.output<typeof planEntrySchema>;

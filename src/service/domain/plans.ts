@@ -40,13 +40,13 @@ export async function definePlan(
  * Never all digits: the widget's `plan(n)` criterion takes a public id or a numeric plan id,
  * and the two must not be mistaken for each other.
  */
-function publicPlanId(): string {
+export function publicPlanId(): string {
   const id = randomId(8);
   return /^\d+$/.test(id) ? publicPlanId() : id;
 }
 
 /** The plan with its rich-text fields cut to the allowlist; a field left empty by that is dropped. */
-function withSanitizedRichText<P extends { description?: string; billing?: { taxDescription?: string } }>(plan: P): P {
+export function withSanitizedRichText<P extends { description?: string; billing?: { taxDescription?: string } }>(plan: P): P {
   const { description, ...rest } = plan;
   const cleanDescription = sanitizeRichText(description);
   const result = { ...rest, ...(cleanDescription !== undefined && { description: cleanDescription }) } as P;

@@ -4,29 +4,44 @@ import type { AfterRegistration } from '../../contract/member';
 import type { Store } from '../store/store';
 import type { SiteRecord } from '../store/records';
 import type { Clock } from './clock';
-import { httpAddress, parseOrThrow } from './validation';
+import { WIDGET_LOCALES } from '../../contract/member';
+import { isoCurrency } from './currency';
+import { httpAddress, parseOrThrow, textProblem } from './validation';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** Text shown to members on one line (a site's name, a checkbox's words): no control characters. */
+export const oneLineText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .superRefine((text, ctx) => {
+      const problem = textProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+export const subdomainSchema = z.string().regex(label, 'must be 1-63 lowercase letters, digits or inner hyphens');
+export const domainSchema = z
+  .string()
+  .toLowerCase()
+  .max(253)
+  .refine((d) => d.split('.').every((part) => label.test(part)), 'must be a host name such as example.com');
+/** The languages the widget speaks: a site in another one would show members English without saying so. */
+export const localeSchema = z
+  .string()
+  .transform((l) => l.toLowerCase())
+  .refine((l) => (WIDGET_LOCALES as readonly string[]).includes(l), {
+    error: (issue) => `must be a language the widget speaks: ${WIDGET_LOCALES.join(' or ')} (${JSON.stringify(issue.input)} is not one)`,
+  });
+
 export const siteInputSchema = z.strictObject({
-  subdomain: z.string().regex(label, 'must be 1-63 lowercase letters, digits or inner hyphens'),
-  name: z.string().trim().min(1).max(200).optional(),
-  domain: z
-    .string()
-    .toLowerCase()
-    .max(253)
-    .refine((d) => d.split('.').every((part) => label.test(part)), 'must be a host name such as example.com')
-    .optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
-    .transform((c) => c.toLowerCase())
-    .default('usd'),
-  locale: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter ISO 639-1 code')
-    .transform((l) => l.toLowerCase())
-    .default('en'),
+  subdomain: subdomainSchema,
+  name: oneLineText(200).optional(),
+  domain: domainSchema.optional(),
+  currency: isoCurrency.default('usd'),
+  locale: localeSchema.default('en'),
 });
 export type SiteInput = z.input<typeof siteInputSchema>;
 

@@ -51,6 +51,19 @@ export function httpAddress(text: string | undefined): string | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
 }
 
+/**
+ * `text` as an address on the web a member can be sent to: a normalized http(s) URL, or a path
+ * on the site itself (`/files/a.pdf`, kept as a path: the browser resolves it against the page).
+ * `//host` and `/\\host` are not paths but other hosts, and are refused. Undefined when it is neither.
+ */
+export function siteAddress(text: string | undefined): string | undefined {
+  if (text !== undefined && /^\/(?![/\\])/.test(text)) {
+    const url = new URL(text, 'https://site.invalid');
+    return url.origin === 'https://site.invalid' ? url.pathname + url.search + url.hash : undefined;
+  }
+  return httpAddress(text);
+}
+
 /** Turns a zod failure into one readable sentence per problem, naming the dotted path. */
 export class ValidationError extends Error {
   override readonly name = 'ValidationError';

@@ -18,13 +18,14 @@ import type { AccountMethods } from './store';
 
 export interface AccountTables {
   members: Table<MemberRecord>;
+  /** Shared with the site definition (./memory-site-definition), which archives and changes fields. */
+  fields: Table<SignupFieldRecord>;
   memberships: Table<MembershipRecord>;
   /** The store's own check: throws MissingReferenceError for an unknown site. */
   requireSite(siteId: number): void;
 }
 
-export function memoryAccounts({ members, memberships, requireSite }: AccountTables): AccountMethods {
-  const fields = new Table<SignupFieldRecord>();
+export function memoryAccounts({ members, fields, memberships, requireSite }: AccountTables): AccountMethods {
   const sessions = new Table<SessionRecord>();
   const sessionByHash = new Map<string, SessionRecord>();
   /** Member id by `${siteId}\n${email}`: the per-site unique e-mail rule, and sign-in's lookup. */
@@ -44,11 +45,11 @@ export function memoryAccounts({ members, memberships, requireSite }: AccountTab
   return {
     async createSignupFields(batch) {
       for (const f of batch) requireSite(f.siteId);
-      return batch.map((f) => fields.insert((id) => ({ ...copy(f), id })).id);
+      return batch.map((f) => fields.insert((id) => ({ ...copy(f), key: f.key ?? `field-${id}`, id })).id);
     },
     async listSignupFields(siteId) {
       return fields.rows
-        .filter((f) => f.siteId === siteId)
+        .filter((f) => f.siteId === siteId && f.archivedAt === undefined)
         .sort((x, y) => x.position - y.position || x.id - y.id)
         .map(copy);
     },

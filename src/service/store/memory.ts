@@ -7,6 +7,7 @@ import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
 import { memoryAccounts } from './memory-accounts';
 import { memoryPayments } from './memory-payments';
+import { memorySiteDefinition } from './memory-site-definition';
 import { Table, copy } from './memory-table';
 import type { Page, Range } from './queries';
 import type {
@@ -16,15 +17,12 @@ import type {
   MemberRecord,
   MembershipRecord,
   ContentNodeRecord,
-  NewContentSpace,
+  ContentSpaceRecord,
   PlanRecord,
+  SignupFieldRecord,
   SiteRecord,
 } from './records';
 import type { Store } from './store';
-
-interface ContentSpaceRow extends NewContentSpace {
-  id: number;
-}
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {
   // A range with neither end is no filter at all: rows without the value still match.
@@ -43,7 +41,9 @@ export function createMemoryStore(): Store {
   const members = new Table<MemberRecord>();
   const memberships = new Table<MembershipRecord>();
   const events = new Table<MemberEventRecord>();
-  const spaces = new Table<ContentSpaceRow>();
+  const spaces = new Table<ContentSpaceRecord>();
+  const fields = new Table<SignupFieldRecord>();
+  const revisions = new Map<number, number>();
   const nodes = new Table<ContentNodeRecord>();
   const views = new Table<ContentViewRecord>();
   const keys = new Table<ApiKeyRecord>();
@@ -64,6 +64,7 @@ export function createMemoryStore(): Store {
   function requireSite(siteId: number): void {
     if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
   }
+  const isLive = (node: ContentNodeRecord) => node.archivedAt === undefined && spaces.byId.get(node.spaceId)?.archivedAt === undefined;
   const pageOf = <T>(page: Page<T>): Page<T> => ({ items: page.items.map(copy), hasMore: page.hasMore });
 
   function distinctActiveMembers(siteId: number, include: (m: MembershipRecord) => boolean): number {
@@ -99,15 +100,8 @@ export function createMemoryStore(): Store {
     async listSites() {
       return sites.rows.map(copy);
     },
-    async updateSite(id, patch) {
-      const site = sites.byId.get(id);
-      if (!site) return undefined;
-      if (patch.adminApiEnabled !== undefined) site.adminApiEnabled = patch.adminApiEnabled;
-      if (patch.memberMenu === true) site.memberMenu = true;
-      if (patch.memberMenu === false) delete site.memberMenu;
-      if (patch.afterRegistration !== undefined) site.afterRegistration = copy(patch.afterRegistration);
-      return copy(site);
-    },
+    // updateSite, getSiteDefinition and applySiteChanges: a site's settings and its whole definition.
+    ...memorySiteDefinition({ sites, revisions, plans, memberships, fields, spaces, nodes }),
     async siteMetrics(siteId): Promise<SiteMetrics> {
       return {
         activeMemberCount: distinctActiveMembers(siteId, () => true),
@@ -121,7 +115,9 @@ export function createMemoryStore(): Store {
       if (plans.rows.some((p) => p.publicId === plan.publicId)) {
         throw new ConflictError('publicId', `plan public id ${plan.publicId} is taken`);
       }
-      return copy(plans.insert((id) => ({ ...copy(plan), id })));
+      const key = plan.key ?? plan.publicId;
+      if (plans.rows.some((p) => p.siteId === plan.siteId && p.key === key)) throw new ConflictError('key', `plan key ${key} is taken`);
+      return copy(plans.insert((id) => ({ ...copy(plan), key, id })));
     },
     async getPlan(siteId, id) {
       const plan = plans.byId.get(id);
@@ -146,7 +142,7 @@ export function createMemoryStore(): Store {
     },
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
-    ...memoryAccounts({ members, memberships, requireSite }),
+    ...memoryAccounts({ members, fields, memberships, requireSite }),
 
     async listMembers(siteId, f, page) {
       return pageOf(
@@ -225,20 +221,24 @@ export function createMemoryStore(): Store {
       requireSite(space.siteId);
       for (const planId of space.planIds ?? []) requireIn(plans, space.siteId, planId, 'planIds');
       const planIds = [...new Set(space.planIds ?? [])].sort((a, b) => a - b);
-      return spaces.insert((id) => ({ ...copy(space), planIds, id })).id;
+      return spaces.insert((id) => ({ id, siteId: space.siteId, name: space.name, planIds })).id;
     },
     async createContentNode(node) {
       requireIn(spaces, node.siteId, node.spaceId, 'spaceId');
-      return nodes.insert((id) => ({ ...copy(node), id })).id;
+      if (node.key !== undefined && nodes.rows.some((n) => n.siteId === node.siteId && n.key === node.key)) {
+        throw new ConflictError('key', `content item key ${node.key} is taken`);
+      }
+      return nodes.insert((id) => ({ ...copy(node), key: node.key ?? `item-${id}`, id })).id;
     },
     async listContentNodes(siteId) {
-      return nodes.rows.filter((n) => n.siteId === siteId).map(copy);
+      return nodes.rows.filter((n) => n.siteId === siteId && isLive(n)).map(copy);
     },
     async getContentItem(siteId, nodeId) {
       const node = nodes.byId.get(nodeId);
-      if (!node || node.siteId !== siteId) return undefined;
+      // An archived item, or one in an archived space, cannot be opened.
+      if (!node || node.siteId !== siteId || !isLive(node)) return undefined;
       const space = spaces.byId.get(node.spaceId)!;
-      return { ...copy(node), space: { id: space.id, name: space.name }, planIds: [...space.planIds!] };
+      return { ...copy(node), space: { id: space.id, name: space.name }, planIds: [...space.planIds] };
     },
     async createContentViews(batch) {
       const resolved = batch.map((v) => {
@@ -257,16 +257,17 @@ export function createMemoryStore(): Store {
       );
     },
     async listContentViews(siteId, f, page) {
-      return pageOf(
-        views.page(
-          page,
-          (v) =>
-            v.siteId === siteId &&
-            eq(f.memberId, v.memberId) &&
-            eq(f.nodeId, v.nodeId) &&
-            inRange(v.viewedAt, f.viewed),
-        ),
+      const found = views.page(
+        page,
+        (v) => v.siteId === siteId && eq(f.memberId, v.memberId) && eq(f.nodeId, v.nodeId) && inRange(v.viewedAt, f.viewed),
       );
+      // Names as they are now, as the SQLite store's join reads them: the site file may rename an item.
+      const items = found.items.map((v) => {
+        const node = nodes.byId.get(v.nodeId)!;
+        const space = spaces.byId.get(node.spaceId)!;
+        return { ...copy(v), node: { id: node.id, name: node.name, type: node.type }, space: { id: space.id, name: space.name } };
+      });
+      return { items, hasMore: found.hasMore };
     },
 
     async createApiKey(key) {

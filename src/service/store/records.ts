@@ -32,14 +32,26 @@ export interface NewSite {
   memberMenu?: boolean;
   /** What the widget does after a registration naming no plan. Default `{ action: 'stay' }`. */
   afterRegistration?: AfterRegistration;
+  /** How a checkbox field reads as text, when the owner chose the words. Absent: by `locale` (domain/yes-no.ts). */
+  checkboxLabels?: CheckboxLabels;
 }
 export interface SiteRecord extends NewSite {
   id: number;
 }
+/** A change to a site's settings. Absent keys stay as they are; `null` clears `checkboxLabels`. */
 export interface SitePatch {
+  name?: string;
+  domain?: string;
+  defaultCurrency?: string;
+  locale?: string;
   adminApiEnabled?: boolean;
   memberMenu?: boolean;
   afterRegistration?: AfterRegistration;
+  checkboxLabels?: CheckboxLabels | null;
+}
+export interface CheckboxLabels {
+  yes: string;
+  no: string;
 }
 
 /** The parts of a plan that depend on its type, exactly as 2.2 arranges them. */
@@ -51,6 +63,11 @@ export type PlanTerms =
 
 export type NewPlan = {
   siteId: number;
+  /**
+   * The owner's stable name for the plan, unique per site: what the site file calls it. Absent:
+   * the public id (plans made by code before there was a site file).
+   */
+  key?: string;
   publicId: string;
   name: string;
   description?: string;
@@ -61,7 +78,10 @@ export type NewPlan = {
   welcomeUrl?: string;
   createdAt: EpochMs;
 } & PlanTerms;
-export type PlanRecord = NewPlan & { id: number };
+export type PlanRecord = NewPlan & { id: number; key: string };
+
+/** What a plan charges: the billing of its type, as 2.2 arranges it. */
+export type PlanBilling = OneTimePaymentBilling | MultiPaymentBilling | SubscriptionBilling;
 
 interface MemberProfile {
   siteId: number;
@@ -112,6 +132,8 @@ export interface MemberLogin {
 /** A custom sign-up field the site defines (spec 2.7); `position` orders the sign-up form. */
 export interface NewSignupField {
   siteId: number;
+  /** The owner's stable name for the field, unique per site. Absent: `field-<id>`. */
+  key?: string;
   type: SignupFieldType;
   label: string;
   required: boolean;
@@ -121,6 +143,13 @@ export interface NewSignupField {
 }
 export interface SignupFieldRecord extends NewSignupField {
   id: number;
+  key: string;
+  /**
+   * Set when the field left the site file: it is off the sign-up form and the member's account,
+   * and members' values are kept (the field comes back with them if the file names it again).
+   * Only getSiteDefinition lists archived fields.
+   */
+  archivedAt?: EpochMs;
 }
 export interface SignupValueRecord {
   fieldId: number;
@@ -163,6 +192,12 @@ export interface MembershipRecord extends NewMembership {
   /** Copied from the plan when the membership is created: a plan's type never changes. */
   type: PlanType;
   planPublicId: string;
+  /**
+   * What the plan charged when the member joined, kept here once the plan's billing changed
+   * after that (applySiteChanges copies it then). Absent: the plan's billing now. Renewals
+   * charge this, so a price change reaches new members only.
+   */
+  billing?: PlanBilling;
 }
 
 /**
@@ -238,12 +273,15 @@ export interface MemberEventRecord extends NewMemberEvent {
 
 export interface NewContentSpace {
   siteId: number;
+  /** Unique among the site's live spaces: the site file names a space by it. */
   name: string;
   /** The plans whose active members may view the space's content; none: nobody may. */
   planIds?: number[];
 }
 export interface NewContentNode {
   siteId: number;
+  /** The owner's stable name for the item, unique per site. Absent: `item-<id>`. */
+  key?: string;
   spaceId: number;
   name: string;
   type: ContentNodeType;
@@ -254,6 +292,18 @@ export interface NewContentNode {
 }
 export interface ContentNodeRecord extends NewContentNode {
   id: number;
+  key: string;
+  /** Set when the item left the site file: members cannot open it; its views are kept. */
+  archivedAt?: EpochMs;
+}
+/** A content space with the plans (by id) that open it. */
+export interface ContentSpaceRecord {
+  id: number;
+  siteId: number;
+  name: string;
+  planIds: number[];
+  /** Set when the space left the site file: its items cannot be opened. */
+  archivedAt?: EpochMs;
 }
 /** One content item with what a viewing needs: its space, and the plans that open it. */
 export interface ContentItemRecord extends ContentNodeRecord {

@@ -118,13 +118,13 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
       insertAll(
         fields,
         (f) =>
-          sql('INSERT INTO signup_fields (site_id, type, label, required, options, position) VALUES (?, ?, ?, ?, ?, ?)').run(
-            f.siteId, f.type, f.label, f.required ? 1 : 0, f.options === undefined ? null : JSON.stringify(f.options),
+          sql('INSERT INTO signup_fields (site_id, key, type, label, required, options, position) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+            f.siteId, orNull(f.key), f.type, f.label, f.required ? 1 : 0, f.options === undefined ? null : JSON.stringify(f.options),
             f.position),
         (f) => noSite(f.siteId),
       ),
     listSignupFields: async (siteId) =>
-      (rawSql(`SELECT ${SIGNUP_FIELD_COLUMNS} FROM signup_fields WHERE site_id = ? ORDER BY position, id`).all(
+      (rawSql(`SELECT ${SIGNUP_FIELD_COLUMNS} FROM signup_fields WHERE site_id = ? AND archived_at IS NULL ORDER BY position, id`).all(
         siteId,
       ) as RawRow[]).map(signupFieldFrom),
 

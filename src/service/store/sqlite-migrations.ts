@@ -282,6 +282,43 @@ export const MIGRATIONS: readonly string[] = [
    */ `
   CREATE INDEX sessions_expires_at ON sessions (expires_at);
   `,
+
+  /*
+   * 6: the site file (svc sites apply). Plans, sign-up fields and content items get the owner's
+   * stable key, unique per site; rows from before get a mechanical one (a plan its public id,
+   * others `field-<id>` / `item-<id>`), as do rows made later without one (the triggers). Fields,
+   * spaces and items that leave the file are archived, not deleted. A membership keeps the
+   * billing it joined under once its plan's billing changes. `revision` counts changes to a
+   * site's definition. Updating the keys rewrites the plans, fields and items (a few hundred rows
+   * on a real site); memberships are not rewritten.
+   */ `
+  ALTER TABLE sites ADD COLUMN checkbox_labels TEXT;
+  ALTER TABLE sites ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+
+  ALTER TABLE plans ADD COLUMN key TEXT;
+  UPDATE plans SET key = public_id;
+  CREATE UNIQUE INDEX plans_site_key ON plans (site_id, key);
+  CREATE TRIGGER plans_default_key AFTER INSERT ON plans WHEN NEW.key IS NULL
+  BEGIN UPDATE plans SET key = NEW.public_id WHERE id = NEW.id; END;
+
+  ALTER TABLE signup_fields ADD COLUMN key TEXT;
+  ALTER TABLE signup_fields ADD COLUMN archived_at INTEGER;
+  UPDATE signup_fields SET key = 'field-' || id;
+  CREATE UNIQUE INDEX signup_fields_site_key ON signup_fields (site_id, key);
+  CREATE TRIGGER signup_fields_default_key AFTER INSERT ON signup_fields WHEN NEW.key IS NULL
+  BEGIN UPDATE signup_fields SET key = 'field-' || NEW.id WHERE id = NEW.id; END;
+
+  ALTER TABLE content_spaces ADD COLUMN archived_at INTEGER;
+  ALTER TABLE content_nodes ADD COLUMN key TEXT;
+  ALTER TABLE content_nodes ADD COLUMN archived_at INTEGER;
+  UPDATE content_nodes SET key = 'item-' || id;
+  CREATE UNIQUE INDEX content_nodes_site_key ON content_nodes (site_id, key);
+  CREATE TRIGGER content_nodes_default_key AFTER INSERT ON content_nodes WHEN NEW.key IS NULL
+  BEGIN UPDATE content_nodes SET key = 'item-' || NEW.id WHERE id = NEW.id; END;
+
+  -- JSON billing as the plan had it when the member joined; NULL: the plan's billing now
+  ALTER TABLE memberships ADD COLUMN billing TEXT;
+  `,
 ];
 
 /**

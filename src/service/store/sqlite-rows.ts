@@ -38,6 +38,7 @@ export const siteFrom = (r: Row): SiteRecord => ({
   createdAt: r.created_at as number,
   ...(r.member_menu === 1 && { memberMenu: true }),
   ...(r.after_registration !== null && { afterRegistration: JSON.parse(r.after_registration as string) }),
+  ...(r.checkbox_labels !== null && { checkboxLabels: JSON.parse(r.checkbox_labels as string) }),
 });
 
 /*
@@ -47,11 +48,11 @@ export const siteFrom = (r: Row): SiteRecord => ({
 export type RawRow = unknown[];
 
 export const PLAN_COLUMNS =
-  'id, site_id, public_id, name, description, status, is_public, color_code, content_url, welcome_url, created_at, type, terms';
+  'id, site_id, public_id, name, description, status, is_public, color_code, content_url, welcome_url, created_at, type, terms, key';
 export function planFrom(r: RawRow): PlanRecord {
   const plan: Row = {
     id: r[0], siteId: r[1], publicId: r[2], name: r[3], status: r[5], isPublic: r[6] === 1, colorCode: r[7],
-    createdAt: r[10], type: r[11], ...(JSON.parse(r[12] as string) as Row),
+    createdAt: r[10], type: r[11], ...(JSON.parse(r[12] as string) as Row), key: r[13],
   };
   opt(plan, 'description', r[4]);
   opt(plan, 'contentUrl', r[8]);
@@ -73,7 +74,7 @@ export function memberFrom(r: RawRow): MemberRecord {
 
 export const MEMBERSHIP_COLUMNS =
   'm.id, m.site_id, m.member_id, m.plan_id, p.public_id, m.type, m.status, m.created_at, m.payment_failure, ' +
-  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made';
+  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made, m.billing';
 export function membershipFrom(r: RawRow): MembershipRecord {
   const m: Row = {
     id: r[0], siteId: r[1], memberId: r[2], planId: r[3], planPublicId: r[4], type: r[5], status: r[6],
@@ -83,6 +84,7 @@ export function membershipFrom(r: RawRow): MembershipRecord {
   opt(m, 'cancelsAt', r[10]);
   opt(m, 'billingPeriodEnd', r[11]);
   opt(m, 'paymentsMade', r[12]);
+  if (r[13] !== null) m.billing = JSON.parse(r[13] as string);
   return m as unknown as MembershipRecord;
 }
 
@@ -152,27 +154,33 @@ export const UNIQUE_FIELDS: Array<[column: string, field: string]> = [
   ['api_keys.hash', 'hash'],
   ['sessions.token_hash', 'tokenHash'],
   ['invoices.processor_invoice_id', 'processorInvoiceId'],
+  ['plans.key', 'key'],
+  ['signup_fields.key', 'key'],
+  ['content_nodes.key', 'key'],
 ];
 
 export function isConstraint(error: unknown, ...codes: string[]): error is Error & { code: string } {
   return error instanceof Error && codes.includes((error as { code?: string }).code ?? '');
 }
 
-export const NODE_COLUMNS = 'id, site_id, space_id, name, type, url, body';
+export const NODE_COLUMNS = 'id, site_id, key, space_id, name, type, url, body, archived_at';
 export const contentNodeFrom = (r: Row): ContentNodeRecord => ({
   id: r.id as number,
   siteId: r.site_id as number,
+  key: r.key as string,
   spaceId: r.space_id as number,
   name: r.name as string,
   type: r.type as ContentNodeRecord['type'],
   ...(r.url !== null && { url: r.url as string }),
   ...(r.body !== null && { body: r.body as string }),
+  ...(r.archived_at !== null && { archivedAt: r.archived_at as number }),
 });
 
-export const SIGNUP_FIELD_COLUMNS = 'id, site_id, type, label, required, options, position';
+export const SIGNUP_FIELD_COLUMNS = 'id, site_id, type, label, required, options, position, key, archived_at';
 export function signupFieldFrom(r: RawRow): SignupFieldRecord {
-  const field: Row = { id: r[0], siteId: r[1], type: r[2], label: r[3], required: r[4] === 1, position: r[6] };
+  const field: Row = { id: r[0], siteId: r[1], key: r[7], type: r[2], label: r[3], required: r[4] === 1, position: r[6] };
   if (r[5] !== null) field.options = JSON.parse(r[5] as string);
+  opt(field, 'archivedAt', r[8]);
   return field as unknown as SignupFieldRecord;
 }
 

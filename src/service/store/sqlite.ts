@@ -9,6 +9,7 @@ import type { MembershipPatch } from './records';
 import { sqliteAccounts } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
 import { sqlitePayments } from './sqlite-payments';
+import { sqliteSiteDefinition } from './sqlite-site-definition';
 import {
   type Row,
   type Value,
@@ -89,10 +90,11 @@ export function openSqliteStore(path: string): Store {
         [s],
         (r) =>
           sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
-                 member_menu, after_registration)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+                 member_menu, after_registration, checkbox_labels)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
             r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt,
-            r.memberMenu ? 1 : 0, r.afterRegistration ? JSON.stringify(r.afterRegistration) : null),
+            r.memberMenu ? 1 : 0, r.afterRegistration ? JSON.stringify(r.afterRegistration) : null,
+            r.checkboxLabels ? JSON.stringify(r.checkboxLabels) : null),
         () => undefined,
       );
       return getSite(id!)!;
@@ -103,18 +105,8 @@ export function openSqliteStore(path: string): Store {
       return row && siteFrom(row);
     },
     listSites: async () => (sql('SELECT * FROM sites ORDER BY id').all() as Row[]).map(siteFrom),
-    async updateSite(id, patch) {
-      const flag = (on: boolean | undefined) => (on === undefined ? null : on ? 1 : 0);
-      write(
-        sql(`UPDATE sites SET admin_api_enabled = coalesce(?, admin_api_enabled), member_menu = coalesce(?, member_menu),
-               after_registration = coalesce(?, after_registration) WHERE id = ?`),
-        flag(patch.adminApiEnabled),
-        flag(patch.memberMenu),
-        patch.afterRegistration ? JSON.stringify(patch.afterRegistration) : null,
-        id,
-      );
-      return getSite(id);
-    },
+    // updateSite, getSiteDefinition and applySiteChanges: a site's settings and its whole definition.
+    ...sqliteSiteDefinition(conn),
     async siteMetrics(siteId): Promise<SiteMetrics> {
       const metrics = untilChanged(`metrics ${siteId}`, () => {
         const r = first(
@@ -134,9 +126,9 @@ export function openSqliteStore(path: string): Store {
       const [id] = insertAll(
         [p],
         (r) =>
-          sql(`INSERT INTO plans (site_id, public_id, name, description, status, is_public, color_code, content_url,
-                 welcome_url, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-            r.siteId, r.publicId, r.name, orNull(r.description), r.status, r.isPublic ? 1 : 0, r.colorCode,
+          sql(`INSERT INTO plans (site_id, key, public_id, name, description, status, is_public, color_code, content_url,
+                 welcome_url, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+            r.siteId, orNull(r.key), r.publicId, r.name, orNull(r.description), r.status, r.isPublic ? 1 : 0, r.colorCode,
             orNull(r.contentUrl), orNull(r.welcomeUrl), r.createdAt, r.type, JSON.stringify(terms)),
         (r) => noSite(r.siteId),
       );
@@ -230,21 +222,23 @@ export function openSqliteStore(path: string): Store {
       insertAll(
         [node],
         (n) =>
-          sql('INSERT INTO content_nodes (site_id, space_id, name, type, url, body) VALUES (?, ?, ?, ?, ?, ?)').run(
-            n.siteId, n.spaceId, n.name, n.type, n.url ?? null, n.body ?? null),
+          sql('INSERT INTO content_nodes (site_id, key, space_id, name, type, url, body) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+            n.siteId, orNull(n.key), n.spaceId, n.name, n.type, n.url ?? null, n.body ?? null),
         (n) => noRow('content_spaces', 'spaceId', n.siteId, n.spaceId),
       )[0]!,
     listContentNodes: async (siteId) =>
-      (sql(`SELECT ${NODE_COLUMNS} FROM content_nodes WHERE site_id = ? ORDER BY id`).all(siteId) as Row[])
+      (sql(`SELECT ${NODE_COLUMNS} FROM content_nodes WHERE site_id = ? AND archived_at IS NULL
+         AND space_id IN (SELECT id FROM content_spaces WHERE site_id = ? AND archived_at IS NULL) ORDER BY id`).all(siteId, siteId) as Row[])
         .map(contentNodeFrom),
     async getContentItem(siteId, nodeId) {
       const row = first(
-        `SELECT ${NODE_COLUMNS}, (SELECT name FROM content_spaces s WHERE s.id = space_id) AS space_name
-         FROM content_nodes WHERE site_id = ? AND id = ?`,
+        `SELECT ${NODE_COLUMNS}, (SELECT name FROM content_spaces s WHERE s.id = space_id AND s.archived_at IS NULL) AS space_name
+         FROM content_nodes WHERE site_id = ? AND id = ? AND archived_at IS NULL`,
         siteId,
         nodeId,
       );
-      if (!row) return undefined;
+      // An archived item, or one in an archived space, cannot be opened.
+      if (!row || row.space_name === null) return undefined;
       const plans = sql('SELECT plan_id FROM content_space_plans WHERE site_id = ? AND space_id = ? ORDER BY plan_id')
         .all(siteId, row.space_id) as Row[];
       return {

@@ -52,6 +52,7 @@ import type {
   PageRequest,
   PlanFilter,
 } from './queries';
+import type { SiteChangeSet, SiteDefinition } from './site-definition';
 
 export interface Store {
   /** Returns the named secret, creating it with `create()` the first time; stable across restarts. */
@@ -61,8 +62,21 @@ export interface Store {
   getSite(id: number): Promise<SiteRecord | undefined>;
   getSiteBySubdomain(subdomain: string): Promise<SiteRecord | undefined>;
   listSites(): Promise<SiteRecord[]>;
-  /** Returns the updated site, or undefined when there is none with that id. */
+  /** Returns the updated site, or undefined when there is none with that id. Counts as a change of the site's definition (its revision). */
   updateSite(id: number, patch: SitePatch): Promise<SiteRecord | undefined>;
+  /**
+   * The site with every plan (and how many memberships each has), sign-up field, content space
+   * and item, archived ones included, read at one moment; undefined when there is no such site.
+   */
+  getSiteDefinition(siteId: number): Promise<SiteDefinition | undefined>;
+  /**
+   * Carries out the change set in one transaction: all of it or nothing; answers the site's id.
+   * Throws ConflictError (`revision`) when the site changed since the definition the changes
+   * were computed from was read, (`subdomain`) when a site to create exists, (`type`) for a
+   * plan update that changes the plan's type, (`key`) for a key taken; MissingReferenceError
+   * for an id, plan key or space name that is not the site's.
+   */
+  applySiteChanges(changes: SiteChangeSet): Promise<number>;
   /**
    * Distinct members with at least one active membership: on any plan, on a free plan, on a
    * paid plan (any other type). A member on both a free and a paid plan counts in both.
@@ -77,7 +91,7 @@ export interface Store {
   planActiveMemberCounts(siteId: number, planIds: readonly number[]): Promise<Map<number, number>>;
 
   createSignupFields(fields: readonly NewSignupField[]): Promise<number[]>;
-  /** The site's custom sign-up fields, by position, then id. */
+  /** The site's custom sign-up fields, by position, then id; archived ones are left out. */
   listSignupFields(siteId: number): Promise<SignupFieldRecord[]>;
 
   /** Throws ConflictError (field `email`) when the site has a member with that e-mail already. */
@@ -163,9 +177,12 @@ export interface Store {
   /** Throws MissingReferenceError (`siteId`, `planIds`) for a site or plan that is not the site's. */
   createContentSpace(space: NewContentSpace): Promise<number>;
   createContentNode(node: NewContentNode): Promise<number>;
-  /** The site's content items, by id. */
+  /** The site's content items, by id; archived ones, and those of archived spaces, are left out. */
   listContentNodes(siteId: number): Promise<ContentNodeRecord[]>;
-  /** One content item of the site, with its space and the plans that open it (by id). */
+  /**
+   * One content item of the site, with its space and the plans that open it (by id). Undefined
+   * for an archived item or an item of an archived space, as for one that does not exist.
+   */
   getContentItem(siteId: number, nodeId: number): Promise<ContentItemRecord | undefined>;
   createContentViews(views: readonly NewContentView[]): Promise<number[]>;
   listContentViews(

@@ -1,0 +1,310 @@
+/**
+ * What applying a site file changes: the file compared with the site's definition as the store
+ * has it, as one change set for the store (one transaction) and one line per change for the
+ * owner, printed before anything is written. Nothing here writes.
+ *
+ * The rules (docs/decisions/0019-site-file.md):
+ * - Things are matched by the owner's names: plans, sign-up fields and items by `key`, spaces by
+ *   their name. A renamed key is a new thing, and the old one leaves the file.
+ * - What leaves the file is archived, never deleted, while anything refers to it: a plan with
+ *   memberships is archived (members keep it; a plan nobody ever held gets status `deleted`), a
+ *   sign-up field keeps members' answers, an item keeps its views. Naming it again brings it back.
+ * - A plan's or a field's type never changes: members hold them under their terms.
+ * - A price change reaches new sign-ups; members keep what they joined under (the store copies
+ *   the old billing onto their memberships).
+ * - Public ids and colours are assigned once, on creation, and kept.
+ */
+import type { PlanStatus } from '../../contract/admin';
+import type { AfterRegistration } from '../../contract/member';
+import type { Clock } from '../domain/clock';
+import { PLAN_COLORS, publicPlanId, withSanitizedRichText } from '../domain/plans';
+import { sanitizeRichText } from '../domain/rich-text';
+import type { CheckboxLabels, NewSite, PlanRecord, SignupFieldRecord, SitePatch, SiteRecord } from '../store/records';
+import { sameJson, type PlanChange, type SiteChangeSet, type SiteDefinition } from '../store/site-definition';
+import type { PathIssue } from './cross-check';
+import type { ContentItemEntry, SiteFile } from './schema';
+
+export type ChangeOp = '+' | '~' | '-';
+
+/** One line of the plan of changes: `+ plan monthly (subscription)`. */
+export interface ChangeLine {
+  op: ChangeOp;
+  text: string;
+}
+
+export interface SiteChanges {
+  changeSet: SiteChangeSet;
+  lines: ChangeLine[];
+}
+
+/** The file asks for something the rules refuse (a plan's type changed); nothing is applied. */
+export class RefusedChangeError extends Error {
+  override readonly name = 'RefusedChangeError';
+  constructor(readonly issues: PathIssue[]) {
+    super(issues.map((i) => i.message).join('; '));
+  }
+}
+
+/** The after-registration action as the file writes it: `stay`, `plans`, or an address. */
+export function afterRegistrationFrom(text: string): AfterRegistration {
+  return text === 'stay' || text === 'plans' ? { action: text } : { action: 'redirect', url: text };
+}
+export function afterRegistrationText(action: AfterRegistration | undefined): string {
+  return !action ? 'stay' : action.action === 'redirect' ? action.url : action.action;
+}
+
+const show = (value: unknown): string => {
+  if (value === undefined) return '(none)';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+};
+
+/** `billing.price 12 → 15`, one entry per leaf that differs; long text is only said to change. */
+function differences(before: unknown, after: unknown, path = ''): string[] {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    return keys.flatMap((k) => differences(before[k], after[k], path ? `${path}.${k}` : k));
+  }
+  if (sameJson(before, after)) return [];
+  if ((typeof before === 'string' && before.length > 60) || (typeof after === 'string' && after.length > 60)) return [`${path} changed`];
+  return [`${path} ${show(before)} → ${show(after)}`];
+}
+
+/** The fields of a plan the file defines (everything but identity, colour and creation), absent ones left out. */
+function planFields(p: Omit<PlanChange, 'id'> | PlanRecord): Omit<PlanChange, 'id'> {
+  const fields: Record<string, unknown> = {
+    name: p.name, description: p.description, status: p.status, isPublic: p.isPublic, contentUrl: p.contentUrl,
+    welcomeUrl: p.welcomeUrl, type: p.type, expiration: 'expiration' in p ? p.expiration : undefined,
+    billing: 'billing' in p ? p.billing : undefined,
+  };
+  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  return fields as Omit<PlanChange, 'id'>;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function siteChanges(current: SiteDefinition | undefined, file: SiteFile, clock: Clock): SiteChanges {
+  const at = clock();
+  const lines: ChangeLine[] = [];
+  const refused: PathIssue[] = [];
+  const line = (op: ChangeOp, text: string) => lines.push({ op, text });
+  const s = file.site;
+
+  // The site.
+  const settings: Omit<NewSite, 'createdAt' | 'subdomain'> = {
+    name: s.name,
+    domain: s.domain ?? `${s.subdomain}.localhost`,
+    defaultCurrency: s.currency,
+    locale: s.locale,
+    adminApiEnabled: s.adminApi,
+    memberMenu: s.memberMenu,
+    afterRegistration: afterRegistrationFrom(s.afterRegistration),
+    ...(s.checkboxLabels && { checkboxLabels: s.checkboxLabels }),
+  };
+  let site: SiteChangeSet['site'];
+  if (!current) {
+    site = { create: { subdomain: s.subdomain, createdAt: at, ...settings } };
+    line('+', `site ${s.subdomain}: ${show(s.name)} at ${settings.domain} (${s.currency}, ${s.locale})`);
+  } else {
+    const patch = sitePatch(current.site, settings);
+    site = { id: current.site.id, revision: current.revision, patch };
+    const shown = differences(siteSettingsOf(current.site), siteSettingsOf({ ...current.site, ...settings }));
+    if (shown.length > 0) line('~', `site ${s.subdomain}: ${shown.join(', ')}`);
+  }
+
+  // Plans, by key.
+  const plans = current?.plans ?? [];
+  const planByKey = new Map(plans.map((p) => [p.key, p]));
+  const createPlans: SiteChangeSet['createPlans'] = [];
+  const updatePlans: PlanChange[] = [];
+  file.plans.forEach((entry, i) => {
+    const { key, ...definition } = entry;
+    const withCurrency = 'billing' in definition ? { ...definition, billing: { ...definition.billing, currency: definition.billing.currency ?? s.currency } } : definition;
+    const desired = planFields(withSanitizedRichText(withCurrency) as Omit<PlanChange, 'id'>);
+    const existing = planByKey.get(key);
+    if (!existing) {
+      createPlans.push({
+        ...desired,
+        key,
+        publicId: publicPlanId(),
+        colorCode: PLAN_COLORS[(plans.length + createPlans.length) % PLAN_COLORS.length]!,
+        createdAt: at,
+      } as SiteChangeSet['createPlans'][number]);
+      line('+', `plan ${key}: ${show(desired.name)} (${desired.type}${desired.status === 'enabled' ? '' : `, ${desired.status}`})`);
+      return;
+    }
+    if (existing.type !== desired.type) {
+      refused.push({
+        path: ['plans', i, 'type'],
+        message: `plan ${key} is a ${existing.type} plan and a plan's type never changes (members hold it on its terms): give the new plan a new key, and leave this one out of the file to archive it`,
+      });
+      return;
+    }
+    const before = planFields(existing);
+    const shown = differences(before, desired);
+    if (shown.length === 0) return;
+    updatePlans.push({ ...desired, id: existing.id } as PlanChange);
+    const billingChanged = !sameJson('billing' in before ? before.billing : undefined, 'billing' in desired ? desired.billing : undefined);
+    const kept = billingChanged && existing.membershipCount > 0 ? ` (new sign-ups only: ${plural(existing.membershipCount, 'membership')} keep their terms)` : '';
+    line('~', `plan ${key}: ${shown.join(', ')}${kept}`);
+  });
+  const inFile = new Set(file.plans.map((p) => p.key));
+  for (const plan of plans) {
+    if (inFile.has(plan.key) || plan.status === 'deleted') continue;
+    const status: PlanStatus = plan.membershipCount > 0 ? 'archived' : 'deleted';
+    if (plan.status === status) continue;
+    updatePlans.push({ ...planFields(plan), status, id: plan.id } as PlanChange);
+    line(
+      '-',
+      status === 'archived'
+        ? `plan ${plan.key}: archived (${plural(plan.membershipCount, 'membership')} keep it; ${plural(plan.activeMemberCount, 'member')} active)`
+        : `plan ${plan.key}: deleted (no one ever held it)`,
+    );
+  }
+
+  // Sign-up fields, by key; their order in the file is the form's.
+  const fields = current?.signupFields ?? [];
+  const fieldByKey = new Map(fields.map((f) => [f.key, f]));
+  const createSignupFields: SiteChangeSet['createSignupFields'] = [];
+  const updateSignupFields: SiteChangeSet['updateSignupFields'] = [];
+  file.signupFields.forEach((entry, position) => {
+    const desired = { label: entry.label, required: entry.required, ...('options' in entry && { options: entry.options }), position };
+    const existing = fieldByKey.get(entry.key);
+    if (!existing) {
+      createSignupFields.push({ key: entry.key, type: entry.type, ...desired });
+      line('+', `sign-up field ${entry.key}: ${show(entry.label)} (${entry.type}${entry.required ? ', required' : ''})`);
+      return;
+    }
+    if (existing.type !== entry.type) {
+      refused.push({
+        path: ['signupFields', position, 'type'],
+        message: `sign-up field ${entry.key} is a ${existing.type} field and a field's type never changes (members' answers are of that type): give the new field a new key`,
+      });
+      return;
+    }
+    const before = fieldSettings(existing);
+    const shown = differences(before, desired);
+    const restored = existing.archivedAt !== undefined;
+    if (shown.length === 0 && !restored) return;
+    updateSignupFields.push({ id: existing.id, ...desired, archived: false });
+    line(restored ? '+' : '~', `sign-up field ${entry.key}: ${[...(restored ? ['restored with members\' answers'] : []), ...shown].join(', ')}`);
+  });
+  const fieldsInFile = new Set(file.signupFields.map((f) => f.key));
+  for (const field of fields) {
+    if (fieldsInFile.has(field.key) || field.archivedAt !== undefined) continue;
+    updateSignupFields.push({ id: field.id, ...fieldSettings(field), archived: true });
+    line('-', `sign-up field ${field.key}: archived (off the form; members' answers are kept)`);
+  }
+
+  // The library: spaces by name, items by key.
+  const keyOfPlan = new Map(plans.map((p) => [p.id, p]));
+  const spaces = current?.spaces ?? [];
+  const createSpaces: SiteChangeSet['createSpaces'] = [];
+  const updateSpaces: SiteChangeSet['updateSpaces'] = [];
+  const matchedSpaces = new Set<number>();
+  for (const entry of file.library) {
+    const planKeys = [...new Set(entry.plans)].sort();
+    const candidates = spaces.filter((sp) => sp.name === entry.space && !matchedSpaces.has(sp.id));
+    const existing = candidates.find((sp) => sp.archivedAt === undefined) ?? candidates.at(-1);
+    if (!existing) {
+      createSpaces.push({ name: entry.space, planKeys });
+      line('+', `space ${show(entry.space)}: opened by ${planKeys.join(', ') || 'no plan'}`);
+      continue;
+    }
+    matchedSpaces.add(existing.id);
+    const before = existing.planIds.map((id) => keyOfPlan.get(id)!.key).sort();
+    const restored = existing.archivedAt !== undefined;
+    if (sameJson(before, planKeys) && !restored) continue;
+    updateSpaces.push({ id: existing.id, planKeys, archived: false });
+    const what = sameJson(before, planKeys) ? [] : [`opened by ${before.join(', ') || 'no plan'} → ${planKeys.join(', ') || 'no plan'}`];
+    if (restored || what.length > 0) line(restored ? '+' : '~', `space ${show(entry.space)}: ${[...(restored ? ['restored'] : []), ...what].join(', ')}`);
+  }
+  for (const space of spaces) {
+    if (matchedSpaces.has(space.id) || space.archivedAt !== undefined) continue;
+    updateSpaces.push({ id: space.id, planKeys: space.planIds.flatMap((id) => keyOfPlan.get(id)?.key ?? []), archived: true });
+    line('-', `space ${show(space.name)}: archived (its items cannot be opened; their views are kept)`);
+  }
+
+  const items = current?.items ?? [];
+  const itemByKey = new Map(items.map((n) => [n.key, n]));
+  const spaceName = new Map(spaces.map((sp) => [sp.id, sp.name]));
+  const createItems: SiteChangeSet['createItems'] = [];
+  const updateItems: SiteChangeSet['updateItems'] = [];
+  file.library.forEach((entry, i) => {
+    entry.items.forEach((item, j) => {
+      const desired = itemFields(item, entry.space);
+      if (!desired) {
+        refused.push({ path: ['library', i, 'items', j, 'body'], message: 'the article has no text left once cut to the allowed HTML' });
+        return;
+      }
+      const existing = itemByKey.get(item.key);
+      if (!existing) {
+        createItems.push({ key: item.key, ...desired });
+        line('+', `item ${item.key}: ${show(item.name)} (${item.type}) in ${show(entry.space)}`);
+        return;
+      }
+      const before = {
+        name: existing.name, type: existing.type, ...(existing.url !== undefined && { url: existing.url }),
+        ...(existing.body !== undefined && { body: existing.body }), space: spaceName.get(existing.spaceId)!,
+      };
+      const restored = existing.archivedAt !== undefined;
+      const shown = differences(before, desired);
+      if (shown.length === 0 && !restored) return;
+      updateItems.push({ id: existing.id, ...desired, archived: false });
+      line(restored ? '+' : '~', `item ${item.key}: ${[...(restored ? ['restored'] : []), ...shown].join(', ')}`);
+    });
+  });
+  const itemsInFile = new Set(file.library.flatMap((sp) => sp.items.map((it) => it.key)));
+  for (const item of items) {
+    if (itemsInFile.has(item.key) || item.archivedAt !== undefined) continue;
+    // Archived where it is: its space may be archived in the same change.
+    updateItems.push({ id: item.id, ...storedItemFields(item), archived: true });
+    line('-', `item ${item.key}: archived (members cannot open it; its views are kept)`);
+  }
+
+  if (refused.length > 0) throw new RefusedChangeError(refused);
+  return {
+    changeSet: { site, at, createPlans, updatePlans, createSignupFields, updateSignupFields, createSpaces, updateSpaces, createItems, updateItems },
+    lines,
+  };
+}
+
+function siteSettingsOf(site: SiteRecord) {
+  return {
+    name: site.name, domain: site.domain, currency: site.defaultCurrency, locale: site.locale, adminApi: site.adminApiEnabled,
+    memberMenu: site.memberMenu ?? false, afterRegistration: afterRegistrationText(site.afterRegistration),
+    checkboxLabels: site.checkboxLabels,
+  };
+}
+
+function sitePatch(site: SiteRecord, wanted: Omit<NewSite, 'createdAt' | 'subdomain'>): SitePatch {
+  const patch: SitePatch = {};
+  if (site.name !== wanted.name) patch.name = wanted.name;
+  if (site.domain !== wanted.domain) patch.domain = wanted.domain;
+  if (site.defaultCurrency !== wanted.defaultCurrency) patch.defaultCurrency = wanted.defaultCurrency;
+  if (site.locale !== wanted.locale) patch.locale = wanted.locale;
+  if (site.adminApiEnabled !== wanted.adminApiEnabled) patch.adminApiEnabled = wanted.adminApiEnabled;
+  if ((site.memberMenu ?? false) !== wanted.memberMenu) patch.memberMenu = wanted.memberMenu!;
+  if (!sameJson(site.afterRegistration ?? { action: 'stay' }, wanted.afterRegistration)) patch.afterRegistration = wanted.afterRegistration!;
+  const labels: CheckboxLabels | undefined = wanted.checkboxLabels;
+  if (!sameJson(site.checkboxLabels, labels)) patch.checkboxLabels = labels ?? null;
+  return patch;
+}
+
+function fieldSettings(f: SignupFieldRecord) {
+  return { label: f.label, required: f.required, ...(f.options && { options: f.options }), position: f.position };
+}
+
+/** An item as the store keeps it: an article's body cut to the allowed HTML. Undefined when nothing of it is left. */
+function itemFields(item: ContentItemEntry, space: string) {
+  if (item.type === 'article') {
+    const body = sanitizeRichText(item.body);
+    return body === undefined ? undefined : { name: item.name, type: item.type, body, space };
+  }
+  return { name: item.name, type: item.type, url: item.url, space };
+}
+
+function storedItemFields(item: { name: string; type: ContentItemEntry['type']; url?: string; body?: string }) {
+  return { name: item.name, type: item.type, ...(item.url !== undefined && { url: item.url }), ...(item.body !== undefined && { body: item.body }) };
+}

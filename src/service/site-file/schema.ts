@@ -1,0 +1,101 @@
+/**
+ * The site file: one site, its plans, sign-up fields and content library, as an owner writes it
+ * in YAML or JSON. This zod schema is the one model: `svc sites apply` reads files with it,
+ * `svc sites export` writes files it accepts, and schemas/site.json (what editors complete and
+ * check against) is generated from it (npm run build:schema; a test keeps the copy current).
+ *
+ * Names follow the spec: a plan's fields are 2.2's Plan fields. Rules that span entries (keys
+ * used once, library plans that exist, prices the currency can hold) are in ./cross-check.
+ */
+import { z } from 'zod';
+import type { ContentNodeType } from '../../contract/admin';
+import { SIGNUP_FIELD_TYPES } from '../../contract/member';
+import { isoCurrency } from '../domain/currency';
+import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
+import { domainSchema, localeSchema, oneLineText, subdomainSchema } from '../domain/sites';
+import { textProblem } from '../domain/validation';
+
+const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
+
+const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
+
+const siteSettings = z.strictObject({
+  subdomain: described(subdomainSchema, 'The site\'s name in the service: the widget\'s `data-site`. Picks the site the file describes; it never changes.'),
+  name: described(oneLineText(200), 'The site\'s name, shown to members.'),
+  domain: described(domainSchema, 'Where the site is; default `<subdomain>.localhost`.').optional(),
+  currency: described(isoCurrency, 'ISO 4217 code, the currency of plans that name none.').default('usd'),
+  locale: described(localeSchema, 'The language of the widget\'s dialog.').default('en'),
+  adminApi: described(z.boolean(), 'Whether the Admin API answers for the site.').default(true),
+  memberMenu: described(z.boolean(), 'A logged-in member gets the member menu where the account screen would open.').default(false),
+  afterRegistration: described(afterRegistration, '`stay`, `plans`, or an address to send a new member to.').default('stay'),
+  checkboxLabels: described(
+    z.strictObject({ yes: oneLineText(50), no: oneLineText(50) }),
+    'How a checkbox field reads as text; default by locale.',
+  ).optional(),
+});
+
+const fieldLabel = oneLineText(500);
+const optionSchema = z.strictObject({ label: oneLineText(200), value: z.string().min(1).max(200) });
+const options = z
+  .array(optionSchema)
+  .min(1)
+  .max(100)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((option, i) => {
+      if (seen.has(option.value)) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `the value ${JSON.stringify(option.value)} is used twice` });
+      seen.add(option.value);
+    });
+  });
+const fieldCommon = { key: ownerKey, label: fieldLabel, required: z.boolean().default(false) };
+const [text, textarea, select, multipleSelect, checkbox] = SIGNUP_FIELD_TYPES;
+
+export const signupFieldEntrySchema = z.discriminatedUnion('type', [
+  z.strictObject({ ...fieldCommon, type: z.literal(text) }),
+  z.strictObject({ ...fieldCommon, type: z.literal(textarea) }),
+  z.strictObject({ ...fieldCommon, type: z.literal(select), options }),
+  z.strictObject({ ...fieldCommon, type: z.literal(multipleSelect), options }),
+  z.strictObject({ ...fieldCommon, type: z.literal(checkbox) }),
+]);
+
+const itemCommon = { key: ownerKey, name: oneLineText(200) };
+const articleBody = z
+  .string()
+  .min(1)
+  .max(100_000)
+  .superRefine((body, ctx) => {
+    const problem = textProblem(body, { multiline: true });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const linked = <T extends Exclude<ContentNodeType, 'article'>>(type: T) =>
+  z.strictObject({ ...itemCommon, type: z.literal(type), url: described(webAddress, 'An http(s) address, or a path on the site (/…).') });
+export const contentItemEntrySchema = z.discriminatedUnion('type', [
+  z.strictObject({ ...itemCommon, type: z.literal('article'), body: described(articleBody, 'Rich text: HTML, cut to the allowed tags when saved.') }),
+  linked('video'),
+  linked('audio'),
+  linked('file'),
+  linked('link'),
+]);
+
+export const spaceEntrySchema = z.strictObject({
+  space: described(oneLineText(200), 'The space\'s name: the library names a space by it.'),
+  plans: described(z.array(ownerKey), 'The keys of the plans whose active members may open the items.').default([]),
+  items: z.array(contentItemEntrySchema).default([]),
+});
+
+export const siteFileSchema = z.strictObject({
+  /** Lets a JSON file name the schema its editor checks it against. */
+  $schema: z.string().optional(),
+  site: siteSettings,
+  plans: z.array(planEntrySchema).default([]),
+  signupFields: z.array(signupFieldEntrySchema).default([]),
+  library: z.array(spaceEntrySchema).default([]),
+});
+
+/** A site file as read: defaults filled in, currencies and locales lower-case, addresses normalized. */
+export type SiteFile = z.output<typeof siteFileSchema>;
+/** A site file as written. */
+export type SiteFileInput = z.input<typeof siteFileSchema>;
+export type SignupFieldEntry = SiteFile['signupFields'][number];
+export type SpaceEntry = SiteFile['library'][number];
+export type ContentItemEntry = SpaceEntry['items'][number];
