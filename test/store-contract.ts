@@ -15,6 +15,7 @@ import { metadataTests } from './store-contract/metadata';
 import { paymentTests } from './store-contract/payments';
 import { planTests } from './store-contract/plans';
 import { sessionTests } from './store-contract/sessions';
+import { siteDefinitionTests } from './store-contract/site-definition';
 import { siteTests } from './store-contract/sites';
 
 export function runStoreContract(name: string, newStore: () => Store | Promise<Store>): void {
@@ -40,5 +41,6 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     metadataTests(ctx);
     paymentTests(ctx);
     contentAccessTests(ctx);
+    siteDefinitionTests(ctx);
   });
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
+import type { PlanChange } from '../src/service/store/site-definition';
 import { openSqliteStore } from '../src/service/store/sqlite';
 import { MIGRATIONS, migrate } from '../src/service/store/sqlite-migrations';
 import { runStoreContract } from './store-contract';
@@ -216,6 +217,77 @@ describe('sqlite store files', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE expires_at <= ? LIMIT 10').all(T0) as { detail: string }[];
     expect(plan.map((step) => step.detail).join('\n')).toMatch(/USING COVERING INDEX sessions_expires_at/);
+    db.close();
+  });
+
+  test('a database at schema version 5 migrates: old plans are keyed by their public id, fields and items `field-<id>` / `item-<id>`; nothing is archived, no membership keeps a billing, the revision is 0', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    for (const step of MIGRATIONS.slice(0, 5)) old.exec(step);
+    old.pragma('user_version = 5');
+    old.prepare(`INSERT INTO sites (id, name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at)
+      VALUES (1, 'Old', 'old', 'old.example.com', 'usd', 'en', 1, ?)`).run(T0);
+    const billing = { price: 10, currency: 'usd', interval: { count: 1, unit: 'month' } };
+    old.prepare(`INSERT INTO plans (id, site_id, public_id, name, status, is_public, color_code, created_at, type, terms)
+      VALUES (1, 1, 'pln_old', 'Old', 'enabled', 1, '#000000', ?, 'subscription', ?), (2, 1, 'pln_free', 'Free', 'enabled', 1, '#000000', ?, 'free', ?)`)
+      .run(T0, JSON.stringify({ billing }), T0, JSON.stringify({ expiration: { mode: 'none' } }));
+    old.prepare(`INSERT INTO signup_fields (id, site_id, type, label, required, options, position)
+      VALUES (1, 1, 'text', 'Company', 0, NULL, 1), (7, 1, 'checkbox', 'Agree', 1, NULL, 2)`).run();
+    old.prepare(`INSERT INTO content_spaces (id, site_id, name) VALUES (1, 1, 'Library')`).run();
+    old.prepare(`INSERT INTO content_nodes (id, site_id, space_id, name, type) VALUES (1, 1, 1, 'Intro', 'article'), (3, 1, 1, 'Talk', 'video')`).run();
+    old.prepare(`INSERT INTO members (id, site_id, email, status, created_at) VALUES (1, 1, 'ann@example.com', 'approved', ?)`).run(T0);
+    old.prepare(`INSERT INTO memberships (id, site_id, member_id, plan_id, type, status, created_at, payment_failure)
+      VALUES (1, 1, 1, 1, 'subscription', 'active', ?, 0)`).run(T0);
+    old.close();
+
+    const store = openSqliteStore(file);
+    const def = (await store.getSiteDefinition(1))!;
+    expect(def.revision).toBe(0);
+    expect(def.site).toStrictEqual({
+      id: 1, name: 'Old', subdomain: 'old', domain: 'old.example.com', defaultCurrency: 'usd', locale: 'en', adminApiEnabled: true, createdAt: T0,
+    });
+    expect(def.plans.map((p) => [p.id, p.key, p.membershipCount, p.activeMemberCount])).toEqual([[1, 'pln_old', 1, 1], [2, 'pln_free', 0, 0]]);
+    expect(await store.getPlan(1, 1)).toMatchObject({ key: 'pln_old', billing });
+    expect(def.signupFields).toStrictEqual([
+      { id: 1, siteId: 1, key: 'field-1', type: 'text', label: 'Company', required: false, position: 1 },
+      { id: 7, siteId: 1, key: 'field-7', type: 'checkbox', label: 'Agree', required: true, position: 2 },
+    ]);
+    expect(await store.listSignupFields(1)).toStrictEqual(def.signupFields);
+    expect(def.spaces).toStrictEqual([{ id: 1, siteId: 1, name: 'Library', planIds: [] }]);
+    expect(def.items).toStrictEqual([
+      { id: 1, siteId: 1, key: 'item-1', spaceId: 1, name: 'Intro', type: 'article' },
+      { id: 3, siteId: 1, key: 'item-3', spaceId: 1, name: 'Talk', type: 'video' },
+    ]);
+    expect(await store.listContentNodes(1)).toStrictEqual(def.items);
+    expect((await store.listMembershipsOfMember(1, 1))[0]).not.toHaveProperty('billing');
+
+    // New rows take default keys after the old ones', and the old keys are taken.
+    expect(await store.createSignupFields([{ siteId: 1, type: 'text', label: 'New', required: false, position: 3 }])).toEqual([8]);
+    expect((await store.listSignupFields(1)).at(-1)?.key).toBe('field-8');
+    const node = await store.createContentNode({ siteId: 1, spaceId: 1, name: 'New', type: 'link' });
+    expect((await store.getContentItem(1, node))?.key).toBe(`item-${node}`);
+    await expect(store.createPlan(newPlan(1, { key: 'pln_old' }))).rejects.toMatchObject({ name: 'ConflictError', field: 'key' });
+    expect((await store.createPlan(newPlan(1, { publicId: 'pln_new' }))).key).toBe('pln_new');
+
+    // The old membership keeps the old price when the plan's billing changes.
+    const current = (await store.getPlan(1, 1))!;
+    if (current.type !== 'subscription') throw new Error('plan 1 is the subscription plan');
+    const { siteId: _siteId, key: _key, publicId: _publicId, colorCode: _colorCode, createdAt: _createdAt, ...fields } = current;
+    // PlanChange's type leaves out the terms (see site-definition.ts), so the change is cast.
+    const raise = { ...fields, billing: { ...current.billing, price: 12 } } as PlanChange;
+    await store.applySiteChanges({
+      site: { id: 1, revision: 0, patch: {} }, at: T0 + 1,
+      createPlans: [], updatePlans: [raise],
+      createSignupFields: [], updateSignupFields: [], createSpaces: [], updateSpaces: [], createItems: [], updateItems: [],
+    });
+    expect((await store.listMembershipsOfMember(1, 1))[0]?.billing).toStrictEqual(billing);
+    expect((await store.getSiteDefinition(1))?.revision).toBe(1);
+    await store.close();
+
+    const db = new Database(file);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
   });
 

@@ -28,7 +28,7 @@ import type { SignupFieldValue } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
 import { defineContentSpace } from '../../src/service/domain/content';
 import { definePlan } from '../../src/service/domain/plans';
-import { DEMO_SIGNUP_FIELDS } from '../../src/service/seed/catalogue';
+import { demoSiteFile } from '../../src/service/seed/demo-site-file';
 import type { SignupFieldRecord } from '../../src/service/store/records';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
 import { createMember, type TestMember } from './support/members';
@@ -113,7 +113,7 @@ const setup: ServiceOptions['setup'] = async (store, site) => {
   const community = await define({ name: 'Community', type: 'free', expiration: { mode: 'none' } });
   await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
   // The CLI has no command for sign-up fields: the demo site's, through the store.
-  await store.createSignupFields(DEMO_SIGNUP_FIELDS.map(({ answers: _answers, ...field }, position) => ({ ...field, siteId: site.id, position })));
+  await store.createSignupFields(demoSiteFile().signupFields.map((field, position) => ({ ...field, siteId: site.id, position })));
   fields = await store.listSignupFields(site.id);
   await store.updateSite(site.id, { memberMenu: true });
   [ids.article, ids.video] = (

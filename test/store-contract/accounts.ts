@@ -56,7 +56,8 @@ export function accountTests(ctx: Ctx): void {
     expect(ids).toHaveLength(3);
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
     const fields = await ctx.store.listSignupFields(ctx.a.id);
-    expect(fields).toEqual(input.map((f, i) => ({ ...f, id: ids[i] })));
+    // Fields made without a key are keyed `field-<id>`.
+    expect(fields).toStrictEqual(input.map((f, i) => ({ ...f, id: ids[i], key: `field-${ids[i]}` })));
     expect(fields[0]).not.toHaveProperty('options');
     expect(fields[2]).not.toHaveProperty('options');
     expect(await ctx.store.createSignupFields([])).toEqual([]);

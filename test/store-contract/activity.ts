@@ -123,12 +123,13 @@ export function activityTests(ctx: Ctx): void {
   test('listContentNodes returns the site’s content nodes ascending by id', async () => {
     const l = await library();
     expect(await ctx.store.listContentNodes(ctx.a.id)).toEqual([
-      { id: l.article, siteId: ctx.a.id, spaceId: l.library, name: 'Intro', type: 'article' },
-      { id: l.video, siteId: ctx.a.id, spaceId: l.library, name: 'Talk', type: 'video' },
-      { id: l.file, siteId: ctx.a.id, spaceId: l.extras, name: 'Slides', type: 'file' },
+      // Items made without a key are keyed `item-<id>`.
+      { id: l.article, siteId: ctx.a.id, key: `item-${l.article}`, spaceId: l.library, name: 'Intro', type: 'article' },
+      { id: l.video, siteId: ctx.a.id, key: `item-${l.video}`, spaceId: l.library, name: 'Talk', type: 'video' },
+      { id: l.file, siteId: ctx.a.id, key: `item-${l.file}`, spaceId: l.extras, name: 'Slides', type: 'file' },
     ]);
     expect(await ctx.store.listContentNodes(ctx.b.id)).toEqual([
-      { id: l.bNode, siteId: ctx.b.id, spaceId: l.bSpace, name: 'B1', type: 'link' },
+      { id: l.bNode, siteId: ctx.b.id, key: `item-${l.bNode}`, spaceId: l.bSpace, name: 'B1', type: 'link' },
     ]);
     expect(await ctx.store.listContentNodes(ctx.b.id + 1000)).toEqual([]);
   });

@@ -40,11 +40,11 @@ export function contentAccessTests(ctx: Ctx): void {
   test('getContentItem answers the item with its url or body, its space, and the plans that open the space, each once, ascending', async () => {
     const l = await library();
     expect(await ctx.store.getContentItem(ctx.a.id, l.article)).toEqual({
-      id: l.article, siteId: ctx.a.id, spaceId: l.space, name: 'Intro', type: 'article', body: '<p>Hi</p>',
+      id: l.article, siteId: ctx.a.id, key: `item-${l.article}`, spaceId: l.space, name: 'Intro', type: 'article', body: '<p>Hi</p>',
       space: { id: l.space, name: 'Library' }, planIds: [l.gold, l.silver],
     });
     expect(await ctx.store.getContentItem(ctx.a.id, l.video)).toEqual({
-      id: l.video, siteId: ctx.a.id, spaceId: l.space, name: 'Talk', type: 'video', url: 'https://cdn.example.com/talk.mp4',
+      id: l.video, siteId: ctx.a.id, key: `item-${l.video}`, spaceId: l.space, name: 'Talk', type: 'video', url: 'https://cdn.example.com/talk.mp4',
       space: { id: l.space, name: 'Library' }, planIds: [l.gold, l.silver],
     });
     expect((await ctx.store.getContentItem(ctx.a.id, l.secret))?.planIds).toEqual([]);

@@ -27,7 +27,8 @@ export function planTests(ctx: Ctx): void {
       );
       expect(Object.keys(input).includes('expiration')).toBe(terms.type !== 'subscription');
       const created = await ctx.store.createPlan(input);
-      const expected = { ...input, id: created.id };
+      // A plan made without a key is keyed by its public id.
+      const expected = { ...input, id: created.id, key: 'pln_round_trip' };
       expect(created).toStrictEqual(expected);
       expect(await ctx.store.getPlan(ctx.a.id, created.id)).toStrictEqual(expected);
       expect((await ctx.store.listPlans(ctx.a.id, ALL, { limit: 10 })).items).toStrictEqual([expected]);
@@ -37,9 +38,9 @@ export function planTests(ctx: Ctx): void {
   test('a plan without the optional fields comes back without them', async () => {
     const input = newPlan(ctx.a.id);
     const created = await ctx.store.createPlan(input);
-    expect(created).toStrictEqual({ ...input, id: created.id });
+    expect(created).toStrictEqual({ ...input, id: created.id, key: input.publicId });
     const read = await ctx.store.getPlan(ctx.a.id, created.id);
-    expect(read).toStrictEqual({ ...input, id: created.id });
+    expect(read).toStrictEqual({ ...input, id: created.id, key: input.publicId });
     for (const key of ['description', 'contentUrl', 'welcomeUrl', 'billing']) expect(read).not.toHaveProperty(key);
   });
 

@@ -67,13 +67,6 @@ test('the demo site has custom sign-up fields of all five types, some required, 
   expect(await store.listSignupFields(site.id)).toEqual(fields);
 });
 
-test('a demo site from before sign-up fields existed gets them', async () => {
-  const store = createMemoryStore();
-  const site = await store.createSite({ name: 'Old demo', subdomain: 'demo', domain: 'demo.localhost', defaultCurrency: 'usd', locale: 'en', adminApiEnabled: true, createdAt: NOW });
-  expect((await ensureDemoSite(store, clock)).created).toBe(false);
-  expect(new Set((await store.listSignupFields(site.id)).map((f) => f.type))).toEqual(new Set(SIGNUP_FIELD_TYPES));
-});
-
 test('seeded members filled in every required sign-up field with a value of its type, and no one has a password', async () => {
   const store = await seeded(6, 100);
   const site = (await store.getSiteBySubdomain('demo'))!;

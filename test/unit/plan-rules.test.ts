@@ -73,14 +73,14 @@ test('fields of another type are refused: billing on free, expiration on subscri
   expect(await rejected({ name: 'X', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { ...monthly } })).toMatch(/interval/);
 });
 
-test('required parts are required: expiration, billing, interval, paymentCountRequired', async () => {
-  await rejected({ name: 'X', type: 'free' });
+test('required parts are required: billing, interval, paymentCountRequired; an expiration left out never ends', async () => {
   await rejected({ name: 'X', type: 'oneTimePayment', expiration: { mode: 'none' } });
   await rejected({ name: 'X', type: 'subscription', billing: { price: 1, currency: 'usd' } });
   await rejected({ name: 'X', type: 'multiPayment', expiration: { mode: 'none' }, billing: monthly });
   await rejected({ name: 'X', type: 'free', expiration: { mode: 'interval', count: 3 } });
   await rejected({ name: 'X', type: 'free', expiration: { mode: 'specificTime' } });
   await rejected({ name: 'X', type: 'free', expiration: { mode: 'forever' } });
+  expect(await definePlan(store, clock, siteId, { name: 'Open-ended', type: 'free' } as PlanDefinition)).toMatchObject({ expiration: { mode: 'none' } });
 });
 
 test('values are checked: names, prices, currencies, counts, URLs, statuses, types', async () => {
@@ -98,11 +98,11 @@ test('values are checked: names, prices, currencies, counts, URLs, statuses, typ
 });
 
 test('site rules: subdomain, domain, currency and locale', async () => {
-  for (const bad of [{ subdomain: 'Acme' }, { subdomain: '-acme' }, { subdomain: 'a'.repeat(64) }, { subdomain: 'ok', currency: 'usdd' }, { subdomain: 'ok', locale: 'eng' }, { subdomain: 'ok', domain: 'not a domain' }]) {
+  for (const bad of [{ subdomain: 'Acme' }, { subdomain: '-acme' }, { subdomain: 'a'.repeat(64) }, { subdomain: 'ok', currency: 'usdd' }, { subdomain: 'ok', currency: 'zzz' }, { subdomain: 'ok', currency: 'xts' }, { subdomain: 'ok', locale: 'eng' }, { subdomain: 'ok', locale: 'fr' }, { subdomain: 'ok', domain: 'not a domain' }]) {
     await expect(createSite(store, clock, bad as never), JSON.stringify(bad)).rejects.toBeInstanceOf(ValidationError);
   }
-  const site = await createSite(store, clock, { subdomain: 'shop', domain: 'Shop.Example.com', currency: 'GBP', locale: 'FR' });
-  expect(site).toMatchObject({ domain: 'shop.example.com', defaultCurrency: 'gbp', locale: 'fr', name: 'shop' });
+  const site = await createSite(store, clock, { subdomain: 'shop', domain: 'Shop.Example.com', currency: 'GBP', locale: 'DE' });
+  expect(site).toMatchObject({ domain: 'shop.example.com', defaultCurrency: 'gbp', locale: 'de', name: 'shop' });
   expect(await store.listSites()).toHaveLength(2);
 });
 

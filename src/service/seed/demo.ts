@@ -1,15 +1,12 @@
 /**
- * Demo data: the `demo` site with plans of every type, a content library and custom sign-up
- * fields, and members with sign-up field values, memberships, member events and content views
+ * Demo data: the `demo` site, made from its site file (plans of every type, a content library,
+ * custom sign-up fields), and members with sign-up field values, memberships, member events and content views
  * that look like a real site's. Deterministic for a given seed, and fast enough for a million
  * members (rows go to the store in batches). Seeded members have no password: nobody signs in as them.
  */
 import { PLAN_STATUSES } from '../../contract/admin';
 import { addInterval, expiryFrom, nextFixedBillingDate } from '../billing/calendar';
 import type { Clock } from '../domain/clock';
-import { defineContentSpace } from '../domain/content';
-import { definePlan } from '../domain/plans';
-import { createSite } from '../domain/sites';
 import type {
   NewContentView,
   NewMember,
@@ -21,7 +18,10 @@ import type {
   SiteRecord,
 } from '../store/records';
 import type { Store } from '../store/store';
-import { DEMO_LIBRARY, DEMO_PLAN_WEIGHTS, DEMO_PLANS, DEMO_SIGNUP_FIELDS, FIRST_NAMES, LAST_NAMES } from './catalogue';
+import { applySiteFile } from '../site-file/apply';
+import type { SiteFile } from '../site-file/schema';
+import { DEMO_ANSWERS, DEMO_PLAN_WEIGHTS, FIRST_NAMES, LAST_NAMES } from './catalogue';
+import { demoSiteFile } from './demo-site-file';
 import { SeededRandom } from './random';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -43,31 +43,15 @@ export interface SeedMembersOptions {
 }
 
 /**
- * The demo site, created with its plans, library and sign-up fields when it does not exist yet.
- * A demo site from before sign-up fields existed gets them now.
+ * The demo site, made from its site file (examples/sites/demo.yaml) the way an owner makes a
+ * site, when it does not exist yet. An existing demo site is left as it is: `svc sites apply`
+ * brings it up to date.
  */
-export async function ensureDemoSite(store: Store, clock: Clock): Promise<{ site: SiteRecord; created: boolean }> {
-  const existing = await store.getSiteBySubdomain(DEMO_SUBDOMAIN);
-  if (existing) {
-    if ((await store.listSignupFields(existing.id)).length === 0) await addSignupFields(store, existing.id);
-    return { site: existing, created: false };
-  }
-  const created = await createSite(store, clock, { subdomain: DEMO_SUBDOMAIN, name: 'Demo Academy', domain: 'demo.localhost' });
-  // The demo shows the optional screens: a member menu, and the plans offered after registering.
-  const site = (await store.updateSite(created.id, { memberMenu: true, afterRegistration: { action: 'plans' } }))!;
-  const planIds = new Map<string, number>();
-  for (const plan of DEMO_PLANS) planIds.set(plan.name, (await definePlan(store, clock, site.id, plan)).id);
-  for (const { space, openedBy, items } of DEMO_LIBRARY) {
-    await defineContentSpace(store, site.id, { name: space, planIds: openedBy.map((name) => planIds.get(name)!), items });
-  }
-  await addSignupFields(store, site.id);
-  return { site, created: true };
-}
-
-async function addSignupFields(store: Store, siteId: number): Promise<void> {
-  await store.createSignupFields(
-    DEMO_SIGNUP_FIELDS.map(({ answers: _answers, ...field }, position) => ({ ...field, siteId, position })),
-  );
+export async function ensureDemoSite(store: Store, clock: Clock, file: SiteFile = demoSiteFile()): Promise<{ site: SiteRecord; created: boolean }> {
+  const existing = await store.getSiteBySubdomain(file.site.subdomain);
+  if (existing) return { site: existing, created: false };
+  const { siteId } = await applySiteFile(store, clock, file);
+  return { site: (await store.getSite(siteId!))!, created: true };
 }
 
 /**
@@ -88,7 +72,7 @@ function signupValuesFor(rnd: SeededRandom, fields: readonly SignupFieldRecord[]
       if (chosen.length === 0 && options.length > 0) chosen.push(rnd.pick(options));
       values.push({ fieldId: field.id, value: chosen });
     } else {
-      const answers = DEMO_SIGNUP_FIELDS.find((d) => d.label === field.label)?.answers ?? ['-'];
+      const answers = DEMO_ANSWERS[field.key] ?? ['-'];
       values.push({ fieldId: field.id, value: rnd.pick(answers) });
     }
   }
@@ -108,7 +92,7 @@ export async function seedMembers(
   // E-mails carry the seed, so growing the same site again with another seed never collides.
   const tag = seed.toString(36);
   const plans = (await store.listPlans(site.id, { statuses: PLAN_STATUSES }, { limit: 1000 })).items;
-  const weights = plans.map((p) => DEMO_PLAN_WEIGHTS[DEMO_PLANS.findIndex((d) => d.name === p.name)] ?? 5);
+  const weights = plans.map((p) => DEMO_PLAN_WEIGHTS[p.key] ?? 5);
   const paidPlan = plans.find((p): p is Exclude<PlanRecord, { type: 'free' }> => p.type !== 'free' && p.status === 'enabled');
   const nodes = await store.listContentNodes(site.id);
   const fields = await store.listSignupFields(site.id);

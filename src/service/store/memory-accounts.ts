@@ -45,6 +45,14 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
   return {
     async createSignupFields(batch) {
       for (const f of batch) requireSite(f.siteId);
+      // Keys as SQLite's unique index has them: per site, given or the `field-<id>` default.
+      const taken = new Set(fields.rows.map((f) => `${f.siteId}\n${f.key}`));
+      let nextId = fields.nextInsertId;
+      for (const f of batch) {
+        const key = `${f.siteId}\n${f.key ?? `field-${nextId++}`}`;
+        if (taken.has(key)) throw new ConflictError('key', `sign-up field key ${key.split('\n')[1]} is taken`);
+        taken.add(key);
+      }
       return batch.map((f) => fields.insert((id) => ({ ...copy(f), key: f.key ?? `field-${id}`, id })).id);
     },
     async listSignupFields(siteId) {

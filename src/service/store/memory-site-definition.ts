@@ -99,10 +99,12 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
       const ofSite = <R extends { siteId: number }>(rows: R[]) => rows.filter((r) => r.siteId === siteId);
 
       const planKeys = new Set(ofSite(t.plans.rows).map((p) => p.key));
+      const publicIds = new Set(t.plans.rows.map((p) => p.publicId));
       for (const p of changes.createPlans) {
         if (planKeys.has(p.key)) throw new ConflictError('key', `plan key ${p.key} is taken`);
-        if (t.plans.rows.some((x) => x.publicId === p.publicId)) throw new ConflictError('publicId', `plan public id ${p.publicId} is taken`);
+        if (publicIds.has(p.publicId)) throw new ConflictError('publicId', `plan public id ${p.publicId} is taken`);
         planKeys.add(p.key);
+        publicIds.add(p.publicId);
       }
       const plansToUpdate = changes.updatePlans.map((change) => {
         const plan = inSite(t.plans, siteId, change.id, 'planId', 'plan');
@@ -129,7 +131,10 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
         if (change.archived) liveSpaces.delete(space.name);
         else liveSpaces.add(space.name);
       }
-      for (const s of changes.createSpaces) liveSpaces.add(s.name);
+      for (const s of changes.createSpaces) {
+        if (liveSpaces.has(s.name)) throw new ConflictError('space', `the site has a space named ${s.name}`);
+        liveSpaces.add(s.name);
+      }
       const itemKeys = new Set(ofSite(t.nodes.rows).map((n) => n.key));
       for (const i of changes.createItems) {
         if (itemKeys.has(i.key)) throw new ConflictError('key', `content item key ${i.key} is taken`);
@@ -158,7 +163,9 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
 
       for (const p of changes.createPlans) t.plans.insert((id) => ({ ...copy(p), siteId: site.id, id }) as PlanRecord);
       for (const { plan, change } of plansToUpdate) {
-        const { id: _id, ...fields } = copy(change);
+        const { id: _id, ...given } = copy(change);
+        // An explicit undefined is an absent field, as SQLite's NULL reads back.
+        const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as typeof given;
         const oldBilling = 'billing' in plan ? plan.billing : undefined;
         if (oldBilling && !sameJson(oldBilling, 'billing' in fields ? fields.billing : undefined)) {
           // Members keep what they joined under.

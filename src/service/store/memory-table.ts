@@ -10,6 +10,11 @@ export class Table<T extends { id: number }> {
   readonly byId = new Map<number, T>();
   private nextId = 1;
 
+  /** The id the next insert gets (ids are never reused, even after deletes). */
+  get nextInsertId(): number {
+    return this.nextId;
+  }
+
   insert(make: (id: number) => T): T {
     const row = make(this.nextId++);
     this.rows.push(row);

@@ -225,9 +225,8 @@ export function createMemoryStore(): Store {
     },
     async createContentNode(node) {
       requireIn(spaces, node.siteId, node.spaceId, 'spaceId');
-      if (node.key !== undefined && nodes.rows.some((n) => n.siteId === node.siteId && n.key === node.key)) {
-        throw new ConflictError('key', `content item key ${node.key} is taken`);
-      }
+      const key = node.key ?? `item-${nodes.nextInsertId}`;
+      if (nodes.rows.some((n) => n.siteId === node.siteId && n.key === key)) throw new ConflictError('key', `content item key ${key} is taken`);
       return nodes.insert((id) => ({ ...copy(node), key: node.key ?? `item-${id}`, id })).id;
     },
     async listContentNodes(siteId) {

@@ -42,8 +42,11 @@ export interface SiteDefinition {
   items: ContentNodeRecord[];
 }
 
-/** Every field of a plan but its identity, its creation and its type (which never changes). */
-export type PlanChange = { id: number } & Omit<NewPlan, 'siteId' | 'key' | 'publicId' | 'colorCode' | 'createdAt'>;
+/** Omit for each member of a union (a plan's fields depend on its type). */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Every field of a plan but its identity, colour and creation; `type` must be the plan's (it never changes). */
+export type PlanChange = { id: number } & DistributiveOmit<NewPlan, 'siteId' | 'key' | 'publicId' | 'colorCode' | 'createdAt'>;
 
 export interface SignupFieldChange {
   id: number;
@@ -69,7 +72,7 @@ export interface SiteChangeSet {
   site: { create: NewSite } | { id: number; revision: number; patch: SitePatch };
   /** When the change is made: the time archived rows record. */
   at: EpochMs;
-  createPlans: (Omit<NewPlan, 'siteId'> & { key: string })[];
+  createPlans: (DistributiveOmit<NewPlan, 'siteId'> & { key: string })[];
   /**
    * Plans whose fields change. When a plan's billing changes, its members keep what they
    * joined under: their memberships get a copy of the billing before the change.

@@ -12,7 +12,9 @@ import {
   NODE_COLUMNS,
   PLAN_COLUMNS,
   SIGNUP_FIELD_COLUMNS,
+  UNIQUE_FIELDS,
   contentNodeFrom,
+  isConstraint,
   orNull,
   planFrom,
   siteFrom,
@@ -144,6 +146,9 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
       linkPlans(s.id, s.planKeys);
     }
     for (const s of changes.createSpaces) {
+      if (first('SELECT 1 FROM content_spaces WHERE site_id = ? AND name = ? AND archived_at IS NULL', siteId, s.name)) {
+        throw new ConflictError('space', `the site has a space named ${s.name}`);
+      }
       const spaceId = Number(write(sql('INSERT INTO content_spaces (site_id, name) VALUES (?, ?)'), siteId, s.name).lastInsertRowid);
       linkPlans(spaceId, s.planKeys);
     }
@@ -221,8 +226,9 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
       try {
         return apply.immediate(changes);
       } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-          throw new ConflictError('key', `a key is taken: ${(error as Error).message}`);
+        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) {
+          const hit = UNIQUE_FIELDS.find(([column]) => error.message.includes(column));
+          if (hit) throw new ConflictError(hit[1], `${hit[1]} is taken: ${error.message}`);
         }
         throw error;
       }

@@ -3,7 +3,7 @@
  * src/service/admin/serialize.ts, from the tables of spec section 2.
  */
 import type { ContentViewRecord, MemberEventRecord, MemberRecord, MembershipRecord, PlanRecord, SiteRecord } from '../../../src/service/store/records';
-import { DEMO_LIBRARY } from '../../../src/service/seed/catalogue';
+import { demoSiteFile } from '../../../src/service/seed/demo-site-file';
 import { OTHER_SPACE, type SiteData } from '../../support/admin-fixture';
 import { iso } from './date-times';
 
@@ -85,7 +85,7 @@ export function expectedMemberEvent(e: MemberEventRecord) {
 
 /** Content spaces are not listed by the store: their names come from what the fixture planted. */
 function spaceNameOf(nodeName: string): string {
-  return DEMO_LIBRARY.find((s) => s.items.some((item) => item.name === nodeName))?.space ?? OTHER_SPACE;
+  return demoSiteFile().library.find((s) => s.items.some((item) => item.name === nodeName))?.space ?? OTHER_SPACE;
 }
 
 export function expectedContentView(v: ContentViewRecord, data: SiteData) {
