@@ -16,6 +16,7 @@ import type { RateLimit } from './http/rate-limit';
 import { log } from './diagnostics';
 import { systemClock, type Clock } from './domain/clock';
 import { jsonResponse } from './http/json';
+import { SITE_SCHEMA_PATH, siteJsonSchemaText } from './site-file/json-schema';
 import { withSecurityHeaders } from './http/security-headers';
 import type { Store } from './store/store';
 import type { PaymentProcessor } from './payments/processor';
@@ -61,6 +62,12 @@ export async function createServiceApp({
     if (secured !== c.res) c.res = secured;
   });
   app.get('/healthz', () => jsonResponse({ ok: true }));
+  // Public and the same for everyone: any origin may read it (editors on the web fetch it too).
+  app.get(SITE_SCHEMA_PATH, () =>
+    new Response(siteJsonSchemaText(), {
+      headers: { 'content-type': 'application/schema+json', 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=3600' },
+    }),
+  );
   app.route(
     ADMIN_BASE_PATH,
     adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),

@@ -29,7 +29,7 @@ function secure(headers: Headers): void {
   // No browser may guess another type than the one sent (a JSON body read as HTML, say).
   headers.set('x-content-type-options', 'nosniff');
   const type = headers.get('content-type') ?? '';
-  if (/^application\/json\b/i.test(type) && !headers.has('content-security-policy')) {
+  if (/^application\/([\w.-]+\+)?json\b/i.test(type) && !headers.has('content-security-policy')) {
     headers.set('content-security-policy', JSON_CONTENT_SECURITY_POLICY);
   }
 }

@@ -109,7 +109,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
       domain: site.domain,
       currency: site.defaultCurrency,
       locale: site.locale,
-      checkboxLabels: checkboxLabels(site.locale),
+      checkboxLabels: site.checkboxLabels ?? checkboxLabels(site.locale),
       signupFields: (await store.listSignupFields(site.id)).map(toFieldDefinition),
       memberMenu: site.memberMenu ?? false,
       afterRegistration: site.afterRegistration ?? { action: 'stay' },
