@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../domain/clock';
 import type { Store } from '../store/store';
-import { siteChanges, type ChangeLine } from './changes';
+import { changesNothing, siteChanges, type ChangeLine } from './changes';
 import type { SiteFile } from './schema';
 
 export interface ApplyOutcome {
@@ -22,7 +22,7 @@ export async function applySiteFile(store: Store, clock: Clock, file: SiteFile, 
   const site = await store.getSiteBySubdomain(file.site.subdomain);
   const current = site && (await store.getSiteDefinition(site.id));
   const { changeSet, lines } = siteChanges(current, file, clock);
-  if (dryRun || lines.length === 0) return { siteId: site?.id, created: false, lines, written: false };
+  if (dryRun || changesNothing(changeSet)) return { siteId: site?.id, created: false, lines, written: false };
   const siteId = await store.applySiteChanges(changeSet);
   return { siteId, created: !site, lines, written: true };
 }

@@ -37,6 +37,12 @@ export interface SiteChanges {
   lines: ChangeLine[];
 }
 
+/** Whether the change set changes nothing: the site matches the file. */
+export function changesNothing(changes: SiteChangeSet): boolean {
+  const { site, at: _at, ...rows } = changes;
+  return !('create' in site) && Object.keys(site.patch).length === 0 && Object.values(rows).every((list) => list.length === 0);
+}
+
 /** The file asks for something the rules refuse (a plan's type changed); nothing is applied. */
 export class RefusedChangeError extends Error {
   override readonly name = 'RefusedChangeError';
@@ -109,7 +115,9 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
   } else {
     const patch = sitePatch(current.site, settings);
     site = { id: current.site.id, revision: current.revision, patch };
-    const shown = differences(siteSettingsOf(current.site), siteSettingsOf({ ...current.site, ...settings }));
+    const after: SiteRecord = { ...current.site, ...settings };
+    if (!settings.checkboxLabels) delete after.checkboxLabels;
+    const shown = differences(siteSettingsOf(current.site), siteSettingsOf(after));
     if (shown.length > 0) line('~', `site ${s.subdomain}: ${shown.join(', ')}`);
   }
 
@@ -217,7 +225,8 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     const restored = existing.archivedAt !== undefined;
     if (sameJson(before, planKeys) && !restored) continue;
     updateSpaces.push({ id: existing.id, planKeys, archived: false });
-    const what = sameJson(before, planKeys) ? [] : [`opened by ${before.join(', ') || 'no plan'} → ${planKeys.join(', ') || 'no plan'}`];
+    const opened = [...planKeys.filter((k) => !before.includes(k)).map((k) => `+${k}`), ...before.filter((k) => !planKeys.includes(k)).map((k) => `-${k}`)];
+    const what = opened.length === 0 ? [] : [`opened by ${opened.join(' ')}`];
     if (restored || what.length > 0) line(restored ? '+' : '~', `space ${show(entry.space)}: ${[...(restored ? ['restored'] : []), ...what].join(', ')}`);
   }
   for (const space of spaces) {

@@ -1,0 +1,70 @@
+/**
+ * The plan of changes is what apply writes: every change in the change set has its line, and no
+ * line means nothing to write. Checked on one-edit mutations of the demo site file, on both stores.
+ */
+import { describe, expect, test } from 'vitest';
+import { applySiteFile } from '../../src/service/site-file/apply';
+import { changesNothing, siteChanges } from '../../src/service/site-file/changes';
+import type { SiteFile } from '../../src/service/site-file/schema';
+import { demoSiteFile } from '../../src/service/seed/demo-site-file';
+import { createMemoryStore } from '../../src/service/store/memory';
+import { openSqliteStore } from '../../src/service/store/sqlite';
+import type { Store } from '../../src/service/store/store';
+
+const NOW = Date.UTC(2026, 10, 24, 12);
+const clock = () => NOW;
+
+/** One edit each, as an owner makes them; each must show as at least one line. */
+const EDITS: [string, (f: SiteFile) => void][] = [
+  ['rename the site', (f) => void (f.site.name = 'Demo Academy II')],
+  ['set checkbox labels', (f) => void (f.site.checkboxLabels = { yes: 'Yep', no: 'Nope' })],
+  ['turn the member menu off', (f) => void (f.site.memberMenu = false)],
+  ['send new members to a page', (f) => void (f.site.afterRegistration = '/examples/welcome.html')],
+  ['change a price', (f) => void ((f.plans[5] as { billing: { price: number } }).billing.price = 15)],
+  ['hide a plan', (f) => void (f.plans[0]!.isPublic = false)],
+  ['drop a plan', (f) => void f.plans.splice(1, 1)],
+  ['add a plan', (f) => void f.plans.push({ key: 'extra', name: 'Extra', type: 'free', status: 'enabled', isPublic: true, expiration: { mode: 'none' } })],
+  ['relabel a field', (f) => void (f.signupFields[0]!.label = 'Employer')],
+  ['drop a field', (f) => void f.signupFields.pop()],
+  ['reorder fields', (f) => void f.signupFields.reverse()],
+  ['open a space to one plan fewer', (f) => void f.library[0]!.plans.pop()],
+  ['rename a space', (f) => void (f.library[2]!.space = 'The podcast')],
+  ['drop a space', (f) => void f.library.pop()],
+  ['move an item', (f) => void f.library[1]!.items.push(f.library[0]!.items.pop()!)],
+  ['drop an item', (f) => void f.library[0]!.items.shift()],
+];
+
+describe.each([
+  ['memory', () => createMemoryStore()],
+  ['sqlite', () => openSqliteStore(':memory:')],
+] as const)('%s store', (_name, open: () => Store) => {
+  test.each(EDITS)('%s: lines name every change, and applying them once leaves nothing to change', async (_label, edit) => {
+    const store = open();
+    const { siteId } = await applySiteFile(store, clock, demoSiteFile());
+    const file = demoSiteFile();
+    edit(file);
+    const { changeSet, lines } = siteChanges(await store.getSiteDefinition(siteId!), file, clock);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(changesNothing(changeSet)).toBe(false);
+    await applySiteFile(store, clock, file);
+    const again = siteChanges(await store.getSiteDefinition(siteId!), file, clock);
+    expect(again.lines).toEqual([]);
+    expect(changesNothing(again.changeSet)).toBe(true);
+    // And back: the original file undoes the edit (archived things come back).
+    await applySiteFile(store, clock, demoSiteFile());
+    expect(siteChanges(await store.getSiteDefinition(siteId!), demoSiteFile(), clock).lines).toEqual([]);
+    await store.close();
+  });
+
+  test('removing checkbox labels from the file clears them: a line, and GET /config falls back to the locale', async () => {
+    const store = open();
+    const withLabels = demoSiteFile();
+    withLabels.site.checkboxLabels = { yes: 'Yep', no: 'Nope' };
+    const { siteId } = await applySiteFile(store, clock, withLabels);
+    expect((await store.getSite(siteId!))!.checkboxLabels).toEqual({ yes: 'Yep', no: 'Nope' });
+    const outcome = await applySiteFile(store, clock, demoSiteFile());
+    expect(outcome.lines.map((l) => l.text)).toEqual([expect.stringContaining('checkboxLabels')]);
+    expect((await store.getSite(siteId!))!).not.toHaveProperty('checkboxLabels');
+    await store.close();
+  });
+});
