@@ -3,6 +3,7 @@
  * line means nothing to write. Checked on one-edit mutations of the demo site file, on both stores.
  */
 import { describe, expect, test } from 'vitest';
+import { listedPlans } from '../../src/service/member/plan-offers';
 import { applySiteFile } from '../../src/service/site-file/apply';
 import { changesNothing, siteChanges } from '../../src/service/site-file/changes';
 import type { SiteFile } from '../../src/service/site-file/schema';
@@ -23,6 +24,7 @@ const EDITS: [string, (f: SiteFile) => void][] = [
   ['change a price', (f) => void ((f.plans[5] as { billing: { price: number } }).billing.price = 15)],
   ['hide a plan', (f) => void (f.plans[0]!.isPublic = false)],
   ['drop a plan', (f) => void f.plans.splice(1, 1)],
+  ['move a plan up', (f) => void f.plans.unshift(f.plans.splice(5, 1)[0]!)],
   ['add a plan', (f) => void f.plans.push({ key: 'extra', name: 'Extra', type: 'free', status: 'enabled', isPublic: true, expiration: { mode: 'none' } })],
   ['relabel a field', (f) => void (f.signupFields[0]!.label = 'Employer')],
   ['drop a field', (f) => void f.signupFields.pop()],
@@ -65,6 +67,21 @@ describe.each([
     const outcome = await applySiteFile(store, clock, demoSiteFile());
     expect(outcome.lines.map((l) => l.text)).toEqual([expect.stringContaining('checkboxLabels')]);
     expect((await store.getSite(siteId!))!).not.toHaveProperty('checkboxLabels');
+    await store.close();
+  });
+
+  test('the dialog offers the open public plans in the order of the file, wherever they were added', async () => {
+    const store = open();
+    const file = demoSiteFile();
+    const { siteId } = await applySiteFile(store, clock, file);
+    file.plans.unshift({ key: 'starter', name: 'Starter', type: 'free', status: 'enabled', isPublic: true, expiration: { mode: 'none' } });
+    file.plans.push(file.plans.splice(1, 1)[0]!); // community to the end
+    const outcome = await applySiteFile(store, clock, file);
+    expect(outcome.lines.map((l) => l.text)).toContain(`plan order: ${file.plans.map((p) => p.key).join(', ')}`);
+    const offered = (await listedPlans(store, siteId!)).map((p) => p.key);
+    expect(offered).toEqual(file.plans.filter((p) => p.status === 'enabled' && p.isPublic).map((p) => p.key));
+    expect(offered[0]).toBe('starter');
+    expect(offered.at(-1)).toBe('community');
     await store.close();
   });
 });

@@ -38,9 +38,14 @@ export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
   };
 }
 
-/** The plans open for sign-up: enabled ones (listed or not; a sign-up link may name an unlisted one). */
+/**
+ * The plans open for sign-up: enabled ones (listed or not; a sign-up link may name an unlisted
+ * one), in the site's order (the site file's; plans made without a position after, by id).
+ */
 export async function openPlans(store: Store, siteId: number): Promise<PlanRecord[]> {
-  return (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items;
+  const plans = (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items;
+  const rank = (p: PlanRecord) => p.position ?? Number.MAX_SAFE_INTEGER;
+  return plans.sort((a, b) => rank(a) - rank(b) || a.id - b.id);
 }
 
 /** The open plans the site lists publicly (GET /plans, and the plans offered for content). */

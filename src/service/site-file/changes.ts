@@ -81,7 +81,7 @@ function differences(before: unknown, after: unknown, path = ''): string[] {
 function planFields(p: Omit<PlanChange, 'id'> | PlanRecord): Omit<PlanChange, 'id'> {
   const fields: Record<string, unknown> = {
     name: p.name, description: p.description, status: p.status, isPublic: p.isPublic, contentUrl: p.contentUrl,
-    welcomeUrl: p.welcomeUrl, type: p.type, expiration: 'expiration' in p ? p.expiration : undefined,
+    welcomeUrl: p.welcomeUrl, position: p.position, type: p.type, expiration: 'expiration' in p ? p.expiration : undefined,
     billing: 'billing' in p ? p.billing : undefined,
   };
   for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
@@ -126,10 +126,12 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
   const planByKey = new Map(plans.map((p) => [p.key, p]));
   const createPlans: SiteChangeSet['createPlans'] = [];
   const updatePlans: PlanChange[] = [];
+  let moved = false;
   file.plans.forEach((entry, i) => {
     const { key, ...definition } = entry;
     const withCurrency = 'billing' in definition ? { ...definition, billing: { ...definition.billing, currency: definition.billing.currency ?? s.currency } } : definition;
-    const desired = planFields(withSanitizedRichText(withCurrency) as Omit<PlanChange, 'id'>);
+    // The file's order is the order the widget lists the plans in.
+    const desired = planFields({ ...withSanitizedRichText(withCurrency), position: i } as Omit<PlanChange, 'id'>);
     const existing = planByKey.get(key);
     if (!existing) {
       createPlans.push({
@@ -150,13 +152,17 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
       return;
     }
     const before = planFields(existing);
-    const shown = differences(before, desired);
-    if (shown.length === 0) return;
+    // A move is said once for all plans (below), not as a position per plan.
+    const shown = differences({ ...before, position: undefined }, { ...desired, position: undefined });
+    if (before.position !== desired.position) moved = true;
+    if (shown.length === 0 && before.position === desired.position) return;
     updatePlans.push({ ...desired, id: existing.id } as PlanChange);
+    if (shown.length === 0) return;
     const billingChanged = !sameJson('billing' in before ? before.billing : undefined, 'billing' in desired ? desired.billing : undefined);
     const kept = billingChanged && existing.membershipCount > 0 ? ` (new sign-ups only: ${plural(existing.membershipCount, 'membership')} keep their terms)` : '';
     line('~', `plan ${key}: ${shown.join(', ')}${kept}`);
   });
+  if (moved) line('~', `plan order: ${file.plans.map((p) => p.key).join(', ')}`);
   const inFile = new Set(file.plans.map((p) => p.key));
   for (const plan of plans) {
     if (inFile.has(plan.key) || plan.status === 'deleted') continue;

@@ -29,7 +29,10 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
       afterRegistration: afterRegistrationText(site.afterRegistration),
       ...(site.checkboxLabels && { checkboxLabels: site.checkboxLabels }),
     },
-    plans: definition.plans.map((plan) => planEntry(plan, site.defaultCurrency)),
+    // In the order the widget lists them: the file's order is the plans' position.
+    plans: [...definition.plans]
+      .sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id)
+      .map((plan) => planEntry(plan, site.defaultCurrency)),
     signupFields: definition.signupFields
       .filter((f) => f.archivedAt === undefined)
       .map((f) => ({ key: f.key, label: f.label, type: f.type, ...(f.required && { required: true }), ...(f.options && { options: f.options }) }) as NonNullable<SiteFileInput['signupFields']>[number]),

@@ -174,7 +174,7 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
           }
         }
         const optional = plan as { description?: string; contentUrl?: string; welcomeUrl?: string; expiration?: unknown; billing?: unknown };
-        for (const key of ['description', 'contentUrl', 'welcomeUrl', 'expiration', 'billing'] as const) delete optional[key];
+        for (const key of ['description', 'contentUrl', 'welcomeUrl', 'position', 'expiration', 'billing'] as const) delete (optional as Record<string, unknown>)[key];
         Object.assign(plan, fields);
       }
 

@@ -76,6 +76,8 @@ export type NewPlan = {
   colorCode: string;
   contentUrl?: string;
   welcomeUrl?: string;
+  /** Where the widget lists the plan among the site's (the site file's order); absent: after those that have one, by id. */
+  position?: number;
   createdAt: EpochMs;
 } & PlanTerms;
 export type PlanRecord = NewPlan & { id: number; key: string };

@@ -296,6 +296,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE sites ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 
   ALTER TABLE plans ADD COLUMN key TEXT;
+  ALTER TABLE plans ADD COLUMN position INTEGER;
   UPDATE plans SET key = public_id;
   CREATE UNIQUE INDEX plans_site_key ON plans (site_id, key);
   CREATE TRIGGER plans_default_key AFTER INSERT ON plans WHEN NEW.key IS NULL

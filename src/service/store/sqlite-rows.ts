@@ -48,7 +48,7 @@ export const siteFrom = (r: Row): SiteRecord => ({
 export type RawRow = unknown[];
 
 export const PLAN_COLUMNS =
-  'id, site_id, public_id, name, description, status, is_public, color_code, content_url, welcome_url, created_at, type, terms, key';
+  'id, site_id, public_id, name, description, status, is_public, color_code, content_url, welcome_url, created_at, type, terms, key, position';
 export function planFrom(r: RawRow): PlanRecord {
   const plan: Row = {
     id: r[0], siteId: r[1], publicId: r[2], name: r[3], status: r[5], isPublic: r[6] === 1, colorCode: r[7],
@@ -57,6 +57,7 @@ export function planFrom(r: RawRow): PlanRecord {
   opt(plan, 'description', r[4]);
   opt(plan, 'contentUrl', r[8]);
   opt(plan, 'welcomeUrl', r[9]);
+  opt(plan, 'position', r[14]);
   return plan as unknown as PlanRecord;
 }
 

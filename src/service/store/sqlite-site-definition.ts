@@ -86,9 +86,9 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
     for (const p of changes.createPlans) {
       write(
         sql(`INSERT INTO plans (site_id, key, public_id, name, description, status, is_public, color_code, content_url,
-               welcome_url, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+               welcome_url, position, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
         siteId, p.key, p.publicId, p.name, orNull(p.description), p.status, p.isPublic ? 1 : 0, p.colorCode,
-        orNull(p.contentUrl), orNull(p.welcomeUrl), p.createdAt, p.type, JSON.stringify(planTerms(p)),
+        orNull(p.contentUrl), orNull(p.welcomeUrl), orNull(p.position), p.createdAt, p.type, JSON.stringify(planTerms(p)),
       );
     }
     for (const p of changes.updatePlans) {
@@ -103,9 +103,9 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
           JSON.stringify(oldBilling), siteId, p.id);
       }
       write(
-        sql(`UPDATE plans SET name = ?, description = ?, status = ?, is_public = ?, content_url = ?, welcome_url = ?, terms = ?
-             WHERE site_id = ? AND id = ?`),
-        p.name, orNull(p.description), p.status, p.isPublic ? 1 : 0, orNull(p.contentUrl), orNull(p.welcomeUrl), terms,
+        sql(`UPDATE plans SET name = ?, description = ?, status = ?, is_public = ?, content_url = ?, welcome_url = ?, position = ?,
+               terms = ? WHERE site_id = ? AND id = ?`),
+        p.name, orNull(p.description), p.status, p.isPublic ? 1 : 0, orNull(p.contentUrl), orNull(p.welcomeUrl), orNull(p.position), terms,
         siteId, p.id,
       );
     }

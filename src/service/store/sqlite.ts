@@ -127,9 +127,9 @@ export function openSqliteStore(path: string): Store {
         [p],
         (r) =>
           sql(`INSERT INTO plans (site_id, key, public_id, name, description, status, is_public, color_code, content_url,
-                 welcome_url, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+                 welcome_url, position, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
             r.siteId, orNull(r.key), r.publicId, r.name, orNull(r.description), r.status, r.isPublic ? 1 : 0, r.colorCode,
-            orNull(r.contentUrl), orNull(r.welcomeUrl), r.createdAt, r.type, JSON.stringify(terms)),
+            orNull(r.contentUrl), orNull(r.welcomeUrl), orNull(r.position), r.createdAt, r.type, JSON.stringify(terms)),
         (r) => noSite(r.siteId),
       );
       return planFrom(firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`, id!)!);
