@@ -81,7 +81,7 @@ test('plain serve on a new database creates nothing anyone can sign in to, and s
   expect(plain.stdout).toEqual([]);
   const said = plain.stderr.join('\n');
   expect(said).toMatch(/no site yet/);
-  expect(said).toMatch(/svc sites create --subdomain/);
+  expect(said).toMatch(/svc sites apply site\.yaml/);
   expect(said).not.toMatch(/demo-password|svc_admin_/);
   const store = openSqliteStore(db);
   try {

@@ -80,8 +80,9 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     io.err(`try: curl -H "Authorization: Bearer $KEY" ${server.url}/admin/v1/members   (KEY: that line)`);
     io.err(`demo member sign-in: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   } else if (siteCount === 0) {
-    io.err('this database has no site yet, and nobody can sign in to anything. Create one:');
-    io.err('  npx svc sites create --subdomain SUBDOMAIN --name "Your site" --domain example.com');
+    io.err('this database has no site yet, and nobody can sign in to anything. Describe yours in a file and apply it');
+    io.err('(examples/sites/newsletter.yaml is one to start from; README, "Run your own site"):');
+    io.err('  npx svc sites apply site.yaml');
     io.err('or run `npm start` (svc serve --demo) on a new database for the demo site.');
   } else {
     io.err('make an Admin API key with: npx svc keys create --site SUBDOMAIN --scopes ' + SCOPES.join(','));
