@@ -127,11 +127,14 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
   const createPlans: SiteChangeSet['createPlans'] = [];
   const updatePlans: PlanChange[] = [];
   let moved = false;
+  let listed = 0;
   file.plans.forEach((entry, i) => {
     const { key, ...definition } = entry;
     const withCurrency = 'billing' in definition ? { ...definition, billing: { ...definition.billing, currency: definition.billing.currency ?? s.currency } } : definition;
-    // The file's order is the order the widget lists the plans in.
-    const desired = planFields({ ...withSanitizedRichText(withCurrency), position: i } as Omit<PlanChange, 'id'>);
+    // The file's order is the order the widget lists the plans in. Archived and deleted plans are
+    // never listed, so they take no place in it (export writes them after the others).
+    const position = definition.status === 'archived' || definition.status === 'deleted' ? undefined : listed++;
+    const desired = planFields({ ...withSanitizedRichText(withCurrency), position } as Omit<PlanChange, 'id'>);
     const existing = planByKey.get(key);
     if (!existing) {
       createPlans.push({
@@ -162,18 +165,23 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     const kept = billingChanged && existing.membershipCount > 0 ? ` (new sign-ups only: ${plural(existing.membershipCount, 'membership')} keep their terms)` : '';
     line('~', `plan ${key}: ${shown.join(', ')}${kept}`);
   });
-  if (moved) line('~', `plan order: ${file.plans.map((p) => p.key).join(', ')}`);
+  if (moved) line('~', `plan order: ${file.plans.filter((p) => p.status !== 'archived' && p.status !== 'deleted').map((p) => p.key).join(', ')}`);
   const inFile = new Set(file.plans.map((p) => p.key));
   for (const plan of plans) {
-    if (inFile.has(plan.key) || plan.status === 'deleted') continue;
-    const status: PlanStatus = plan.membershipCount > 0 ? 'archived' : 'deleted';
-    if (plan.status === status) continue;
-    updatePlans.push({ ...planFields(plan), status, id: plan.id } as PlanChange);
+    if (inFile.has(plan.key)) continue;
+    const status: PlanStatus = plan.status === 'deleted' || plan.membershipCount === 0 ? 'deleted' : 'archived';
+    // A plan out of the file has no place in its order: it goes after the file's plans (export writes it there).
+    if (plan.status === status && plan.position === undefined) continue;
+    const { position: _position, ...fields } = planFields(plan);
+    updatePlans.push({ ...fields, status, id: plan.id } as PlanChange);
+    const held = `${plural(plan.membershipCount, 'membership')} keep it; ${plural(plan.activeMemberCount, 'member')} active`;
     line(
       '-',
-      status === 'archived'
-        ? `plan ${plan.key}: archived (${plural(plan.membershipCount, 'membership')} keep it; ${plural(plan.activeMemberCount, 'member')} active)`
-        : `plan ${plan.key}: deleted (no one ever held it)`,
+      plan.status === status
+        ? `plan ${plan.key}: left the file (stays ${status}${status === 'archived' ? `; ${held}` : ''})`
+        : status === 'archived'
+          ? `plan ${plan.key}: archived (${held})`
+          : `plan ${plan.key}: deleted (no one ever held it)`,
     );
   }
 

@@ -29,7 +29,8 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
       afterRegistration: afterRegistrationText(site.afterRegistration),
       ...(site.checkboxLabels && { checkboxLabels: site.checkboxLabels }),
     },
-    // In the order the widget lists them: the file's order is the plans' position.
+    // In the order the widget lists them (the file's order is the plans' position), then the
+    // archived and deleted ones, which have no place in it, by id.
     plans: [...definition.plans]
       .sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id)
       .map((plan) => planEntry(plan, site.defaultCurrency)),

@@ -61,14 +61,15 @@ export function readSiteFile(text: string, format: SiteFileFormat, source: strin
     try {
       JSON.parse(text);
     } catch (error) {
-      syntax.push({ path: '', message: `not JSON: ${(error as Error).message}` });
+      syntax.push({ path: '', line: jsonErrorLine(text, (error as Error).message, lines), message: `not JSON: ${(error as Error).message}` });
     }
   }
   if (syntax.length > 0) throw new SiteFileError(source, syntax);
 
   const raw: unknown = doc.toJS({ maxAliasCount: 100 });
   if (raw === null || raw === undefined) throw new SiteFileError(source, [{ path: '', message: 'the file is empty: it needs at least a site: section' }]);
-  const result = siteFileSchema.safeParse(raw);
+  // With the input in each issue, a missing field (input undefined) is told from a wrong one.
+  const result = siteFileSchema.safeParse(raw, { reportInput: true });
   const issues: PathIssue[] = [...(result.success ? [] : result.error.issues.flatMap(unpack)), ...crossCheck(raw)];
   if (issues.length === 0 && result.success) return { file: result.data, lineOf: (path) => lineOf(doc, lines, path) };
 
@@ -120,4 +121,16 @@ function dedupe(problems: SiteFileProblem[]): SiteFileProblem[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The line of a JSON.parse failure: from the position V8 names ("at position 15"), else from the
+ * first place of the token it names ("Unexpected token '#'"), else the first line.
+ */
+function jsonErrorLine(text: string, message: string, lines: LineCounter): number {
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position !== undefined) return lines.linePos(Math.min(Number(position), text.length)).line;
+  const token = /Unexpected token '(.)'/.exec(message)?.[1];
+  const at = token === undefined ? -1 : text.indexOf(token);
+  return at >= 0 ? lines.linePos(at).line : 1;
 }
