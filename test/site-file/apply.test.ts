@@ -554,7 +554,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
       planEntry(doc, 'monthly').billing.price = 15;
     });
     const outcome = await w.apply(raised);
-    expect(outcome.lines).toEqual([{ op: '~', text: expect.stringMatching(/^plan monthly: billing\.price 10 → 15 \(new sign-ups only: 1 membership keep/) }]);
+    expect(outcome.lines).toEqual([{ op: '~', text: expect.stringMatching(/^plan monthly: billing\.price 10 → 15 \(new sign-ups only: 1 membership keeps its/) }]);
     expect(((await w.planOf('monthly')) as Extract<Plan, { type: 'subscription' }>).billing).toMatchObject({ price: 15 });
     // Ann's membership keeps the billing she joined under.
     const siteId = await w.siteId();

@@ -162,7 +162,10 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     updatePlans.push({ ...desired, id: existing.id } as PlanChange);
     if (shown.length === 0) return;
     const billingChanged = !sameJson('billing' in before ? before.billing : undefined, 'billing' in desired ? desired.billing : undefined);
-    const kept = billingChanged && existing.membershipCount > 0 ? ` (new sign-ups only: ${plural(existing.membershipCount, 'membership')} keep their terms)` : '';
+    const kept =
+      billingChanged && existing.membershipCount > 0
+        ? ` (new sign-ups only: ${plural(existing.membershipCount, 'membership')} ${existing.membershipCount === 1 ? 'keeps its' : 'keep their'} terms)`
+        : '';
     line('~', `plan ${key}: ${shown.join(', ')}${kept}`);
   });
   if (moved) line('~', `plan order: ${file.plans.filter((p) => p.status !== 'archived' && p.status !== 'deleted').map((p) => p.key).join(', ')}`);
@@ -174,7 +177,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     if (plan.status === status && plan.position === undefined) continue;
     const { position: _position, ...fields } = planFields(plan);
     updatePlans.push({ ...fields, status, id: plan.id } as PlanChange);
-    const held = `${plural(plan.membershipCount, 'membership')} keep it; ${plural(plan.activeMemberCount, 'member')} active`;
+    const held = `${plural(plan.membershipCount, 'membership')} ${plan.membershipCount === 1 ? 'keeps' : 'keep'} it; ${plural(plan.activeMemberCount, 'member')} active`;
     line(
       '-',
       plan.status === status

@@ -5,7 +5,7 @@
  * rejection's code; the Log out link logs out; a plan sign-up from the page sends
  * Service.conversion. No console error anywhere.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
 import { browserTest } from '../support/suite';
 import { ADA, EXAMPLE_MODES, expectNoErrors, useExamplesSuite } from '../support/examples';
@@ -97,12 +97,15 @@ for (const mode of EXAMPLE_MODES) {
 
   browserTest(`screens.html (${mode}): Register with a plan signs a new member up to Community and sends Service.conversion`, async () => {
     const context = await suite.newContext();
-    // Community's welcome page (https://demo.localhost/welcome) does not exist: answer 204 so the page stays.
+    // Community's welcome page (the mock's fixtures: https://demo.localhost/welcome; the service's
+    // demo site file: /examples/welcome.html): answer 204 so the page stays and the test sees where it went.
     const left: string[] = [];
-    await context.route('https://demo.localhost/**', (route) => {
+    const stay = (route: Route) => {
       left.push(route.request().url());
       return route.fulfill({ status: 204 });
-    });
+    };
+    await context.route('https://demo.localhost/**', stay);
+    await context.route('**/examples/welcome.html', stay);
     const page = await suite.open(context, mode, 'screens.html');
     const p = page.page;
     const address = p.url();
@@ -142,7 +145,7 @@ for (const mode of EXAMPLE_MODES) {
     expect(conversion.membership).toMatchObject({ name: 'Community', publicPlanId: community.publicId, type: 'free' });
     expect(conversion.member.email).toBe(email);
     await expect.poll(() => p.locator('#state').textContent()).toBe(`Logged in as ${email}, on Community.`);
-    await expect.poll(() => left).toEqual(['https://demo.localhost/welcome']);
+    await expect.poll(() => left).toEqual([mode === 'mock' ? 'https://demo.localhost/welcome' : new URL('/examples/welcome.html', address).href]);
     expect(await p.locator('[data-svc-modal]').count()).toBe(0);
     expect(await stillSamePage(p)).toBe(true);
     expect(p.url()).toBe(address);
