@@ -4,7 +4,7 @@
  * stdout one per line, everything else to stderr; a bad file exits 1 naming each problem with
  * its line, and writes nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -120,10 +120,11 @@ test('--db names the database instead of SVC_DB', async () => {
   expect(out).toEqual(['acme\tAcme Courses\tcourses.acme.example']);
 });
 
-test('--dry-run prints the lines and writes nothing: export afterwards finds no site', async () => {
+test('--dry-run prints the lines and writes nothing: no database file is made, export afterwards finds no site', async () => {
   const path = file('acme.yaml', ACME);
   const dry = await svc('sites', 'apply', path, '--dry-run');
   expect(dry.code).toBe(0);
+  expect(existsSync(db)).toBe(false);
   expect(dry.out).toHaveLength(6);
   expect(dry.out.every((l) => l.startsWith('+ '))).toBe(true);
   expect(dry.err).toMatch(/dry run: 6 to create, 0 to change, 0 to archive; nothing written/);

@@ -3,7 +3,7 @@
  * The changes go to stdout, one per line (`+ plan monthly: …`), before anything is written;
  * everything else to stderr. A file with problems exits 1 naming each, with its line.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../service/domain/clock';
 import { findSite } from '../../service/domain/sites';
@@ -13,7 +13,7 @@ import { formatSiteFile, siteFileOf } from '../../service/site-file/export';
 import { formatPath } from '../../service/site-file/cross-check';
 import { formatOf, readSiteFile, SiteFileError, type ReadSiteFile } from '../../service/site-file/read';
 import { ConflictError } from '../../service/store/errors';
-import { UsageError } from '../config';
+import { dbPath, UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
 
@@ -51,7 +51,10 @@ export async function applyCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     throw error;
   }
   const { file } = read;
-  return withStore(values.db, env, async (store) => {
+  // A dry run writes nothing, not even a new database: with none there yet, every change is a creation.
+  const db = dbPath(values.db, env);
+  const nothingThere = values['dry-run'] && db !== ':memory:' && !db.startsWith('file:') && !existsSync(db);
+  return withStore(nothingThere ? ':memory:' : db, env, async (store) => {
     let outcome;
     try {
       outcome = await applySiteFile(store, systemClock, file, { dryRun: values['dry-run'] });
