@@ -1,28 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { main } from '../../src/cli/main';
+import { expect, test } from 'vitest';
 import { hashApiKey } from '../../src/service/auth/api-keys';
 import { openSqliteStore } from '../../src/service/store/sqlite';
+import { useTempDatabase } from './harness';
 
-let dir: string;
-let db: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
-  db = join(dir, 'svc.db');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function svc(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { SVC_DB: db }, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out, err: err.join('\n') };
-}
+const { db, svc } = useTempDatabase('svc-cli-');
 
 async function inStore<T>(read: (store: ReturnType<typeof openSqliteStore>) => Promise<T>): Promise<T> {
-  const store = openSqliteStore(db);
+  const store = openSqliteStore(db());
   try {
     return await read(store);
   } finally {

@@ -4,39 +4,26 @@
  * stdout one per line, everything else to stderr; a bad file exits 1 naming each problem with
  * its line, and writes nothing.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { main } from '../../src/cli/main';
 import { DEMO_SITE_FILE, demoSiteFile } from '../../src/service/seed/demo-site-file';
 import { openSqliteStore } from '../../src/service/store/sqlite';
+import { useTempDatabase } from './harness';
 
-let dir: string;
-let db: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-site-file-'));
-  db = join(dir, 'svc.db');
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function svc(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { SVC_DB: db }, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  // Lines as a terminal shows them: one `out` call may write several (export writes the file in one).
-  return { code, out: out.flatMap((l) => l.split('\n')), err: err.join('\n') };
-}
+const temp = useTempDatabase('svc-site-file-');
+const { svc } = temp;
 
 /** Writes a file in the test's directory and answers its path. */
 function file(name: string, text: string): string {
-  const path = join(dir, name);
+  const path = join(temp.dir(), name);
   writeFileSync(path, text);
   return path;
 }
 
 /** Everything the database holds of every site: what must not change when nothing is written. */
-async function snapshot(path = db) {
+async function snapshot(path = temp.db()) {
   const store = openSqliteStore(path);
   try {
     const sites = await store.listSites();
@@ -110,7 +97,7 @@ test('a change prints `~` and `-` lines and a summary of what was done', async (
 });
 
 test('--db names the database instead of SVC_DB', async () => {
-  const other = join(dir, 'other.db');
+  const other = join(temp.dir(), 'other.db');
   const result = await main(['sites', 'apply', file('acme.yaml', ACME), '--db', other], {}, { out: () => undefined, err: () => undefined });
   expect(result).toBe(0);
   expect((await snapshot(other)).sites.map((s) => s.subdomain)).toEqual(['acme']);
@@ -124,7 +111,7 @@ test('--dry-run prints the lines and writes nothing: no database file is made, e
   const path = file('acme.yaml', ACME);
   const dry = await svc('sites', 'apply', path, '--dry-run');
   expect(dry.code).toBe(0);
-  expect(existsSync(db)).toBe(false);
+  expect(existsSync(temp.db())).toBe(false);
   expect(dry.out).toHaveLength(6);
   expect(dry.out.every((l) => l.startsWith('+ '))).toBe(true);
   expect(dry.err).toMatch(/dry run: 6 to create, 0 to change, 0 to archive; nothing written/);
@@ -186,7 +173,7 @@ test('a bad file exits 1 and lists every problem as file:line: path: message; no
 test('a file that is not YAML exits 1 with the line; a .json file that is YAML is refused', async () => {
   const broken = await svc('sites', 'apply', file('broken.yaml', 'site:\n  subdomain: acme\n\tname: Acme\n'));
   expect(broken.code).toBe(1);
-  expect(broken.err).toContain(`${join(dir, 'broken.yaml')}:3: `);
+  expect(broken.err).toContain(`${join(temp.dir(), 'broken.yaml')}:3: `);
   const yamlAsJson = await svc('sites', 'apply', file('site.json', ACME));
   expect(yamlAsJson.code).toBe(1);
   expect(yamlAsJson.err).toMatch(/not JSON/);
@@ -295,10 +282,10 @@ test('sites create refuses a currency that is not one and a locale the widget do
 });
 
 test('a file that cannot be read exits 1 with "cannot read"; no file or two files exit 2', async () => {
-  const missing = await svc('sites', 'apply', join(dir, 'nowhere.yaml'));
+  const missing = await svc('sites', 'apply', join(temp.dir(), 'nowhere.yaml'));
   expect(missing).toMatchObject({ code: 1, out: [] });
   expect(missing.err).toMatch(/cannot read .*nowhere\.yaml/);
-  const directory = await svc('sites', 'apply', dir);
+  const directory = await svc('sites', 'apply', temp.dir());
   expect(directory.code).toBe(1);
   expect(directory.err).toMatch(/cannot read/);
   expect((await svc('sites', 'apply')).code).toBe(2);
