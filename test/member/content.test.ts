@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import type { ContentAccessPlans, ContentItem } from '../../src/contract/member';
 import { ADA, BASE, DAY, GRACE, OTHER_BASE, OTTO, expectError, forEachStore, jsonOf, type MemberCtx } from './support';
 
-const content = (ctx: MemberCtx, token: string, id: number | string, query = '') => ctx.authed(token, `${BASE}/content/${id}${query}`);
+const content = (ctx: MemberCtx, token: string, id: number | string, query = '', sub = '') => ctx.authed(token, `${BASE}/content/${id}${sub}${query}`);
 const views = async (ctx: MemberCtx, memberId: number) =>
   (await ctx.store.listContentViews(ctx.demo.site.id, { memberId }, { limit: 100 })).items;
 
@@ -49,6 +49,21 @@ forEachStore((fresh) => {
       id: c.tour, name: 'Tour of the library', type: 'video', space: { id: expect.any(Number), name: 'Getting started' },
       view: 'download', url: 'https://demo.localhost/library/tour.mp4',
     });
+  });
+
+  test('an item is named by its key from the site file as well as by its id; an unknown key is 404', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(ADA);
+    const c = ctx.demo.contentIds;
+    // Items made without a key (the fixtures) have `item-<id>`.
+    const byId = await jsonOf<ContentItem>(await content(ctx, token, c.welcome!), 200);
+    expect(await jsonOf<ContentItem>(await content(ctx, token, `item-${c.welcome}`), 200)).toStrictEqual(byId);
+    expect(await jsonOf<ContentAccessPlans>(await content(ctx, token, `item-${c.welcome}`, '', '/plans'), 200)).toEqual(
+      await jsonOf<ContentAccessPlans>(await content(ctx, token, c.welcome!, '', '/plans'), 200),
+    );
+    for (const unknown of ['no-such-item', `item-${c.welcome}x`, '.hidden']) {
+      await expectError(await content(ctx, token, unknown), 404, 'notFound', 'contentId');
+    }
   });
 
   test('a member with no plan opening the space gets 403 noAccess, and nothing is recorded', async () => {

@@ -136,9 +136,10 @@ export const planDefinitionSchema = planSchemaWith({ currency, status: PLAN_STAT
 export type PlanDefinition = z.input<typeof planDefinitionSchema>;
 
 /** An owner's stable name for a plan, field or content item: what the site file refers to it by. */
+export const OWNER_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const ownerKey = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1-64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
+  .regex(OWNER_KEY, 'must be 1-64 letters, digits, dots, hyphens or underscores, starting with a letter or digit');
 
 /**
  * A plan in a site file: the plan's fields under the owner's `key`. The currency may be left to

@@ -10,6 +10,7 @@ import { CONTENT_VIEWS } from '../../contract/member';
 import { membershipStatus } from '../billing/membership-terms';
 import type { Clock } from '../domain/clock';
 import { contentViewFor } from '../domain/content-views';
+import { OWNER_KEY } from '../domain/plan-schema';
 import { parseId } from '../domain/validation';
 import { jsonResponse } from '../http/json';
 import type { ContentItemRecord, SiteRecord } from '../store/records';
@@ -28,9 +29,17 @@ export interface ContentRouteDeps {
 
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/** An id that cannot be one (`welcome`, `0372`, `372.0`) names no item: 404, like an unknown one. */
+/**
+ * The item `contentId` names: its id (`372`, spelled canonically), or the owner's key from the
+ * site file (`issue-41`), so a page links an item by the name it has in the file. Anything else
+ * (`0372`, `372.0`) names no item: 404, like an unknown one.
+ */
 async function findItem(store: Store, site: SiteRecord, contentId: string): Promise<ContentItemRecord> {
-  const id = parseId(contentId);
+  let id = parseId(contentId);
+  if (id === undefined && OWNER_KEY.test(contentId)) {
+    // Live items only (archived ones and those of archived spaces are left out), as getContentItem answers.
+    id = (await store.listContentNodes(site.id)).find((node) => node.key === contentId)?.id;
+  }
   const item = id === undefined ? undefined : await store.getContentItem(site.id, id);
   if (!item) throw MemberError.of(404, 'notFound', 'No content with that id', 'contentId');
   return item;

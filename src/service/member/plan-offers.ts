@@ -53,7 +53,11 @@ export async function listedPlans(store: Store, siteId: number): Promise<PlanRec
   return (await openPlans(store, siteId)).filter((p) => p.isPublic);
 }
 
-/** The open plan with that public id, or undefined. */
-export async function findOpenPlan(store: Store, siteId: number, publicId: string): Promise<PlanRecord | undefined> {
-  return (await openPlans(store, siteId)).find((p) => p.publicId === publicId);
+/**
+ * The open plan with that public id, or else with that key (the owner's name for it in the site
+ * file, so a sign-up link can say `yearly`); undefined when there is none.
+ */
+export async function findOpenPlan(store: Store, siteId: number, ref: string): Promise<PlanRecord | undefined> {
+  const plans = await openPlans(store, siteId);
+  return plans.find((p) => p.publicId === ref) ?? plans.find((p) => p.key === ref);
 }

@@ -28,8 +28,9 @@ export interface Route {
 
 /** What each placeholder may hold; anything else is not that route. */
 const PARAM_RULES: Record<string, RegExp> = {
-  planPublicId: /^[A-Za-z0-9_-]{1,64}$/,
-  contentId: /^\d{1,15}$/,
+  // A plan's public id or its key in the site file; an item's id or its key.
+  planPublicId: /^[\w.-]{1,64}$/,
+  contentId: /^[\w.-]{1,64}$/,
   viewingPreference: /^(download|popup)$/,
 };
 

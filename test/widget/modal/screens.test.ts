@@ -251,7 +251,7 @@ test('sign_out, logged out: nothing happens (no request, no event beyond start-u
 // ---------------------------------------------------------------------------------------------
 // Paths that are no route
 
-test.each(['/member/nowhere', '/member/sign_in/extra', '/content/abc', '/content/42/print', 'member/sign_in', ''])(
+test.each(['/member/nowhere', '/member/sign_in/extra', '/content/a b', '/content/42/print', 'member/sign_in', ''])(
   '%j names no route: one warning that it names no screen; nothing opens',
   async (path) => {
     const warn = silenceWarnings();

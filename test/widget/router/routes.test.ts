@@ -20,6 +20,10 @@ test.each([
   ['/content/42', 'content', { contentId: '42' }],
   ['/content/42/download', 'content', { contentId: '42', viewingPreference: 'download' }],
   ['/content/42/popup', 'content', { contentId: '42', viewingPreference: 'popup' }],
+  // The owner's keys from the site file name items and plans too.
+  ['/content/issue-41', 'content', { contentId: 'issue-41' }],
+  ['/content/issue-41/popup', 'content', { contentId: 'issue-41', viewingPreference: 'popup' }],
+  ['/member/sign_up/supporter.yearly', 'signUp', { planPublicId: 'supporter.yearly' }],
   ['/member/account/', 'account', {}],
   ['/member/plans/monthly/', 'planSignUp', { planPublicId: 'monthly' }],
 ])('%s is %s', (path, name, params) => {
@@ -29,7 +33,7 @@ test.each([
 test.each([
   '', '/', 'member/sign_in', '/member', '/member/sign_in/extra', '/member/signin', '/MEMBER/SIGN_IN',
   '/member/sign_up/a/b', '/member/plans/all/more', '/member/plans/has space', '/member/plans/%E0%A4%A',
-  '/member/plans/<script>', '/member/account/delete', '/content', '/content/abc', '/content/42/print',
+  '/member/plans/<script>', '/member/account/delete', '/content', '/content/has space', '/content/<b>', '/content/42/print',
   '/content/42/popup/x', '/member/payment_method', '//member/sign_in',
 ])('%j is no route', (path) => {
   expect(matchRoute(path)).toBeNull();
