@@ -88,7 +88,7 @@ function planFields(p: Omit<PlanChange, 'id'> | PlanRecord): Omit<PlanChange, 'i
   return fields as Omit<PlanChange, 'id'>;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 export function siteChanges(current: SiteDefinition | undefined, file: SiteFile, clock: Clock): SiteChanges {
   const at = clock();
