@@ -1,9 +1,9 @@
 /**
  * A site made from nothing but its site file, in real Chromium. `svc sites apply
- * examples/sites/newsletter.yaml` runs against the database of a running `svc serve` (a new one:
- * startService's `shop` site has no plans and no items, so the newsletter's get the ids a
- * database of its own gives them, which examples/newsletter.html names), and the service serves the
- * new site at once. On examples/newsletter.html a visitor registers through the widget's modal,
+ * examples/sites/newsletter.yaml` runs against the database of a running `svc serve` (beside
+ * startService's `shop` site: examples/newsletter.html names the newsletter's plans and items by
+ * their keys in the file, not by ids, so any database will do), and the service serves the new
+ * site at once. On examples/newsletter.html a visitor registers through the widget's modal,
  * answering the file's two sign-up questions, takes the free plan and lands on its welcomeUrl; the
  * archive stays closed (the service refuses its item and names the supporter plans); then the
  * yearly plan with its 14-day trial and the test card 4242…, and the archive opens. The Admin API
@@ -12,8 +12,9 @@
  * And `npm start`'s demo (startDemoService): every demo plan's welcomeUrl and contentUrl is a real
  * page now (examples/welcome.html, examples/library.html), answered 200, not a browser error page:
  * a member signing up to Community lands on the first, and is sent to the second by the plan's
- * link once they have it. The example pages name plans and items by the ids the files get on a new
- * database: checked here against what the store holds, so a reordered file fails in a test.
+ * link once they have it. The example pages link plans and items by their keys in the files, and
+ * library.html's plan(…) gating names plans by the ids the demo file gets on a new database: both
+ * checked here against what the store holds, so a re-keyed item or a reordered plan fails in a test.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -34,7 +35,7 @@ import { browserTest } from './support/suite';
 import { recordEventsIn } from './support/widget-page';
 
 const SITE_FILE = 'examples/sites/newsletter.yaml';
-/** The newsletter's plans as its file says them: where each sends a member. */
+/** The newsletter's plans as its file says them: their keys and names, where each sends a member. */
 const NEWSLETTER_PLANS = readSiteFile(readFileSync(join(repoRoot, SITE_FILE), 'utf8'), 'yaml', SITE_FILE).file.plans;
 const pageOf = (plans: readonly { key: string; welcomeUrl?: string; contentUrl?: string }[], key: string, which: 'welcomeUrl' | 'contentUrl') => {
   const url = plans.find((p) => p.key === key)?.[which];
@@ -114,11 +115,11 @@ async function open(context: BrowserContext, url: string): Promise<SitePage> {
 
 /**
  * Answers the widget expects to fail, which Chromium logs as console errors ("Failed to load
- * resource"): a refused item (403 from GET /content/{id}, the service saying no, as the pages
+ * resource"): a refused item (403 from GET /content/{key}, the service saying no, as the pages
  * mean it to) and "no card saved yet" (404 from GET /payment-method, asked by a paid plan's
  * sign-up screen).
  */
-const EXPECTED_FAILURES = [/^403 \/member\/v1\/sites\/\w+\/content\/\d+$/, /^404 \/member\/v1\/sites\/\w+\/payment-method$/];
+const EXPECTED_FAILURES = [/^403 \/member\/v1\/sites\/\w+\/content\/[\w.-]+$/, /^404 \/member\/v1\/sites\/\w+\/payment-method$/];
 
 /** Console errors and failed answers but the expected ones; one console error per expected failure. */
 function unexpectedErrors(page: SitePage): string[] {
@@ -188,24 +189,35 @@ browserTest('svc sites apply examples/sites/newsletter.yaml: one + line per thin
     ['Supporter, monthly', 'subscription', undefined],
     ['Supporter, yearly', 'subscription', 14],
   ]);
-  // examples/newsletter.html names the archive's items 1 to 4: each is opened by the two supporter plans.
-  for (const id of [1, 2, 3, 4]) {
-    const { plans: opening } = await json<{ plans: { name: string }[] }>(`${base}/content/${id}/plans`);
-    expect(opening.map((p) => p.name), `item ${id}`).toEqual(['Supporter, monthly', 'Supporter, yearly']);
-  }
-  expect((await fetch(`${base}/content/5/plans`)).status).toBe(404);
-  // …and by the names the file gives them.
+  // examples/newsletter.html names plans and items by their keys in the file, never by number.
   const page = readFileSync(join(repoRoot, 'examples/newsletter.html'), 'utf8');
+  expect(page).not.toMatch(/svcopen=\/(content|member\/(plans|sign_up))\/\d/);
+  // Each offer's link opens, by its key, the plan its card is headed with: all three, in the file's order.
+  const offers = [...page.matchAll(/<h3 id="plan-[a-z]+">([^<]+)<\/h3>[\s\S]*?<a class="button[^"]*" href="\?svcopen=\/member\/plans\/([\w.-]+)">/g)];
+  expect(offers.map((m) => [m[2], m[1]])).toEqual(NEWSLETTER_PLANS.map((p) => [p.key, p.name]));
+  for (const [, name, key] of offers) {
+    const offer = await json<PlanOffer>(`${base}/plans/${key}`);
+    expect([offer.name, offer.publicId], key).toEqual([name, plans.find((p) => p.name === name)!.publicId]);
+  }
+  expect((await fetch(`${base}/plans/weekly`)).status).toBe(404);
+  // The archive's links are its items by key, in the file's order; the closed archive's "anyway" link is the first.
   const archive = /<ul class="nl-issues" id="archive-open">([\s\S]*?)<\/ul>/.exec(page)![1]!;
-  const links = [...archive.matchAll(/<a href="\?svcopen=\/content\/(\d+)\/popup">([^<]+)<\/a>/g)].map((m) => [Number(m[1]), m[2]]);
+  const links = [...archive.matchAll(/<a href="\?svcopen=\/content\/([\w.-]+)\/popup">([^<]+)<\/a>/g)].map((m) => [m[1]!, m[2]!]);
+  expect(/<a href="\?svcopen=\/content\/([\w.-]+)\/popup" id="archive-anyway">/.exec(page)?.[1]).toBe(links[0]?.[0]);
   const store = openSqliteStore(service!.db);
   try {
     const site = (await store.getSiteBySubdomain('newsletter'))!;
     const { items } = (await store.getSiteDefinition(site.id))!;
-    expect(links).toEqual(items.map((item) => [item.id, item.name]));
+    expect(links).toEqual(items.map((item) => [item.key, item.name]));
   } finally {
     await store.close();
   }
+  // The member API takes each key: every item is opened by the two supporter plans.
+  for (const [key] of links) {
+    const { plans: opening } = await json<{ plans: { name: string }[] }>(`${base}/content/${key}/plans`);
+    expect(opening.map((p) => p.name), `item ${key}`).toEqual(['Supporter, monthly', 'Supporter, yearly']);
+  }
+  expect((await fetch(`${base}/content/issue-43/plans`)).status).toBe(404);
 
   const again = await svcOutcome(['sites', 'apply', SITE_FILE, '--db', service!.db]);
   expect(again).toMatchObject({ code: 0, stdout: '' });
@@ -233,8 +245,6 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
   const context = await newContext();
   const email = uniqueEmail('ledger');
   const page = await open(context, `${service!.url}/examples/newsletter.html`);
-  // The page's own script points each offer at its plan once it has the plans.
-  await page.page.locator('body[data-plans-ready="3"]').waitFor({ state: 'attached', timeout: 5_000 });
 
   // 1. Subscribe: the form has the file's questions; then the site offers its plans (afterRegistration: plans).
   await page.page.locator('#subscribe-link').click();
@@ -266,10 +276,10 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
   await page.page.keyboard.press('Escape');
   await page.page.getByRole('dialog').waitFor({ state: 'detached', timeout: 5_000 });
 
-  // 4. From the page afresh: the yearly offer opens its plan's sign-up; a trial, but a card all the same.
+  // 4. From the page afresh: the yearly offer, a link naming the plan by its key, opens its sign-up; a trial,
+  // but a card all the same.
   const again = await open(context, `${service!.url}/examples/newsletter.html`);
-  await again.page.locator('body[data-plans-ready="3"]').waitFor({ state: 'attached', timeout: 5_000 });
-  await again.page.locator('a[data-plan="Supporter, yearly"]').click();
+  await again.page.locator('#plans a[href="?svcopen=/member/plans/yearly"]').click();
   const yearly = again.page.getByRole('dialog', { name: 'Supporter, yearly' });
   await yearly.waitFor({ state: 'visible', timeout: 5_000 });
   expect(await yearly.textContent()).toContain('14-day free trial');
@@ -318,7 +328,7 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
   expect(unexpectedErrors(page), page.log.join('\n')).toEqual([]);
   expect(unexpectedErrors(again), again.log.join('\n')).toEqual([]);
   // The refusal and the card check happened, and were all that failed.
-  expect(page.failed).toEqual([expect.stringMatching(/^403 .*\/content\/1$/)]);
+  expect(page.failed).toEqual([expect.stringMatching(/^403 .*\/content\/issue-41$/)]);
   expect(again.failed).toEqual([expect.stringMatching(/^404 .*\/payment-method$/)]);
 });
 
@@ -351,11 +361,12 @@ browserTest('npm start\'s demo: signing up to Community lands on /examples/welco
   await expect.poll(() => page.page.locator('#welcome-title').textContent(), { timeout: 5_000 }).toBe("Welcome, Luca. You're in.");
   await page.page.locator('#memberships li[data-plan="Community"]').waitFor({ state: 'visible', timeout: 5_000 });
 
-  // Community again: the member has it, so the widget goes to its contentUrl, the library.
-  const plans = await json<PlanOffer[]>(`${demo!.url}/member/v1/sites/demo/plans`);
-  const publicId = plans.find((p) => p.name === 'Community')!.publicId;
+  // Community again, by the page's link naming the plan by its key: the member has it, so the widget goes to
+  // its contentUrl, the library.
+  const again = page.page.locator('#community-again');
+  expect(await again.getAttribute('href')).toBe('?svcopen=/member/plans/community');
   const toLibrary = page.page.waitForResponse((r: Response) => r.request().isNavigationRequest() && new URL(r.url()).pathname === contentUrl);
-  await page.page.goto(`${demo!.url}/examples/welcome.html?svcopen=/member/plans/${publicId}`);
+  await again.click();
   expect((await toLibrary).status()).toBe(200);
   await page.page.waitForURL(`${demo!.url}${contentUrl}`, { timeout: 5_000 });
   // Community opens Getting started and the Podcast, not the Masterclasses.
@@ -378,7 +389,7 @@ browserTest('npm start\'s demo: signing up to Community lands on /examples/welco
   expect(unexpectedErrors(page), page.log.join('\n')).toEqual([]);
 });
 
-browserTest('library.html names the demo\'s plans and items by the ids npm start gives them: each space\'s plan(…) is the plans that open it, each link the item of that name in it', async () => {
+browserTest('library.html: each space\'s plan(…) is the ids npm start gives the plans that open it, each link the item of that name in it by its key; every item link names a live item by key', async () => {
   const html = readFileSync(join(repoRoot, 'examples/library.html'), 'utf8');
   const store = openSqliteStore(demo!.db); // a second connection beside the service's
   try {
@@ -394,10 +405,15 @@ browserTest('library.html names the demo\'s plans and items by the ids npm start
       expect([...ids].sort((a, b) => a - b), key).toEqual([...space.planIds].sort((a, b) => a - b));
       // The placeholder names the same criterion.
       expect(html, key).toContain(`data-space="${key}" data-svc-hide="plan(${planIds})"`);
-      const links = [...list!.matchAll(/<a href="\?svcopen=\/content\/(\d+)(?:\/popup)?">([^<]+)<\/a>/g)].map((m) => [Number(m[1]), m[2]]);
+      const links = [...list!.matchAll(/<a href="\?svcopen=\/content\/([\w.-]+)(?:\/popup)?">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
       const items = definition.items.filter((item) => item.spaceId === space.id && item.archivedAt === undefined);
-      expect(links, key).toEqual(items.map((item) => [item.id, item.name]));
+      expect(links, key).toEqual(items.map((item) => [item.key, item.name]));
     }
+    // Every item link on the page (the "anyway" links and the example code too) names a live item by its key.
+    const live = new Set(definition.items.filter((item) => item.archivedAt === undefined).map((item) => item.key));
+    const refs = [...html.matchAll(/svcopen=\/content\/([^/"&\s]+)/g)].map((m) => m[1]!);
+    expect(refs.length).toBe(16); // 13 items, 2 "anyway" links, 1 in the example code
+    expect(refs.filter((ref) => !live.has(ref))).toEqual([]);
   } finally {
     await store.close();
   }
