@@ -169,12 +169,14 @@ const ROWS: Row[] = [
   // Content the member's plans do not open: the public plans that do.
   { path: '/content/{monthlyOnly}', loggedIn: true, expect: { kind: 'opens', dialog: PLANS, shows: { choices: ['Monthly'] } } },
   { path: '/content/999999999', loggedIn: true, expect: { kind: 'opens', dialog: 'Something went wrong', shows: { alert: 'This content does not exist.' } } },
+  // An item is named by its key in the site file too: an unknown one is an unknown item.
+  { path: '/content/no-such-item', loggedIn: true, expect: { kind: 'opens', dialog: 'Something went wrong', shows: { alert: 'This content does not exist.' } } },
   // No row: nothing opens, one warning for the site owner.
   { path: '/member/nowhere', loggedIn: false, expect: { kind: 'nothing', warnings: 1 } },
   { path: '/member/nowhere', loggedIn: true, expect: { kind: 'nothing', warnings: 1 } },
   { path: '/member/account/delete', loggedIn: true, expect: { kind: 'nothing', warnings: 1 } },
   { path: '/member/plans/all/extra', loggedIn: false, expect: { kind: 'nothing', warnings: 1 } },
-  { path: '/content/abc', loggedIn: true, expect: { kind: 'nothing', warnings: 1 } },
+  { path: '/content/42/print', loggedIn: true, expect: { kind: 'nothing', warnings: 1 } },
 ];
 
 let browser: Browser | undefined;
