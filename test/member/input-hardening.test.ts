@@ -196,7 +196,7 @@ forEachStore((fresh) => {
       await expectError(res, 400, 'invalidField');
     }
     expect(await jsonOf<MemberInfo>(await ctx.authed(token, ME), 200)).toStrictEqual(before);
-    expect((await ctx.authed(token, `${BASE}/payment-method`)).status).toBe(404);
+    expect((await ctx.authed(token, `${BASE}/payment-method`)).status).toBe(204);
   });
 
   // ------------------------------------------------------------------ ids

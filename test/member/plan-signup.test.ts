@@ -129,10 +129,13 @@ forEachStore((fresh) => {
     await expectError(await ctx.request(`${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'community' } }), 401, 'unauthenticated');
   });
 
-  test('PUT /payment-method saves a card (replacing the last); GET answers 404 before any is saved', async () => {
+  test('PUT /payment-method saves a card (replacing the last); before any is saved GET answers 204, an answer and not an error', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
-    await expectError(await ctx.authed(token, `${BASE}/payment-method`), 404, 'notFound');
+    const none = await ctx.authed(token, `${BASE}/payment-method`);
+    expect(none.status).toBe(204);
+    expect(await none.text()).toBe('');
+    expect(none.headers.get('cache-control')).toBe('no-store');
     const put = (json: unknown) => ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json });
     expect(await jsonOf<SavedCard>(await put(GOOD), 200)).toMatchObject({ brand: 'visa', last4: '4242' });
     expect(await jsonOf<SavedCard>(await put({ ...GOOD, cardNumber: '5555 5555 5555 4444', cardExpiry: '01/31' }), 200)).toStrictEqual({
@@ -155,7 +158,7 @@ forEachStore((fresh) => {
     // With no card saved before, a declined one leaves none.
     const ada = await ctx.session(ADA);
     await expectError(await ctx.authed(ada.token, `${BASE}/payment-method`, { method: 'PUT', json: DECLINED }), 402, 'paymentDeclined', 'cardNumber');
-    await expectError(await ctx.authed(ada.token, `${BASE}/payment-method`), 404, 'notFound');
+    expect((await ctx.authed(ada.token, `${BASE}/payment-method`)).status).toBe(204);
   });
 
   test('cancelling a subscription sets cancelsOn to the period end and keeps it active; a second cancel changes nothing', async () => {

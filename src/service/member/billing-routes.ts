@@ -76,7 +76,8 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const method = await store.getPaymentMethod(site.id, member.id);
-    if (!method) throw MemberError.of(404, 'notFound', 'No card is saved');
+    // No card yet is an answer, not a failure: a browser logs every 4xx as an error in the console.
+    if (!method) return new Response(null, { status: 204, headers: NO_STORE });
     return jsonResponse(savedCard(method), 200, NO_STORE);
   });
 

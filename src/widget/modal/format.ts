@@ -8,6 +8,10 @@ export function money(cents: number, currency: string, locale: string): string {
   return format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
+/** A card brand as people write it: `visa` → Visa, `amex` → American Express; an unknown one: nothing. */
+export const brandName = (brand: string): string =>
+  brand === 'amex' ? 'American Express' : brand === 'unknown' ? '' : brand.charAt(0).toUpperCase() + brand.slice(1);
+
 export const date = (iso: string, locale: string): string =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
 
@@ -30,7 +34,8 @@ export function terms(offer: PlanOffer, t: Messages, locale: string): string[] {
   if (offer.trialDays) lines.push(t.trial(offer.trialDays));
   if (offer.signupFeeCents && offer.currency) lines.push(`${t.signupFee}: ${money(offer.signupFeeCents, offer.currency, locale)}`);
   if (offer.recurring?.paymentCount) lines.push(t.payments(offer.recurring.paymentCount));
-  if (offer.taxPercentage) lines.push(t.tax(`${new Intl.NumberFormat(locale).format(offer.taxPercentage)} %`));
+  // As people write it in the site's language: "20%" in English, "20 %" in German.
+  if (offer.taxPercentage) lines.push(t.tax(new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(offer.taxPercentage / 100)));
   if (offer.billingDate) {
     const { day, month } = offer.billingDate;
     lines.push(t.billedOn(day, month ? monthName(month, locale) : undefined));

@@ -75,7 +75,7 @@ export interface Messages {
   contentClosed: string;
   noContent: string;
   /** By error code; anything else shows the service's own message. */
-  errors: Partial<Record<'invalidCredentials' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined', string>>;
+  errors: Partial<Record<'invalidCredentials' | 'currentPassword' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined', string>>;
 }
 
 const en: Messages = {
@@ -123,7 +123,7 @@ const en: Messages = {
   cardNumber: 'Card number',
   cardExpiry: 'Expiry (MM/YY)',
   cardCvc: 'Security code',
-  savedCard: (brand, last4) => `Pay with your saved ${brand} card ending ${last4}, or enter another one.`,
+  savedCard: (brand, last4) => `Pay with your saved ${brand && `${brand} `}card ending ${last4}, or enter another one.`,
   memberships: 'Your memberships',
   noMemberships: 'You have no membership yet.',
   cancel: 'Cancel',
@@ -149,6 +149,7 @@ const en: Messages = {
   errors: {
     paymentDeclined: 'The card was declined. Try another card.',
     invalidCredentials: 'The e-mail or the password is wrong.',
+    currentPassword: 'The current password is wrong.',
     emailTaken: 'There is an account with this e-mail already. Log in instead.',
     rateLimited: 'Too many attempts. Wait a few minutes, then try again.',
     networkError: 'The service could not be reached. Check the connection and try again.',
@@ -201,7 +202,7 @@ const de: Messages = {
   cardNumber: 'Kartennummer',
   cardExpiry: 'Gültig bis (MM/JJ)',
   cardCvc: 'Prüfnummer',
-  savedCard: (brand, last4) => `Zahlung mit Ihrer gespeicherten ${brand}-Karte mit Endziffern ${last4}, oder geben Sie eine andere ein.`,
+  savedCard: (brand, last4) => `Zahlung mit Ihrer gespeicherten ${brand && `${brand}-`}Karte mit Endziffern ${last4}, oder geben Sie eine andere ein.`,
   memberships: 'Ihre Mitgliedschaften',
   noMemberships: 'Sie haben noch keine Mitgliedschaft.',
   cancel: 'Kündigen',
@@ -227,6 +228,7 @@ const de: Messages = {
   errors: {
     paymentDeclined: 'Die Karte wurde abgelehnt. Bitte versuchen Sie eine andere Karte.',
     invalidCredentials: 'E-Mail oder Passwort ist falsch.',
+    currentPassword: 'Das aktuelle Passwort ist falsch.',
     emailTaken: 'Zu dieser E-Mail gibt es schon ein Konto. Bitte melden Sie sich an.',
     rateLimited: 'Zu viele Versuche. Warten Sie einige Minuten und versuchen Sie es dann erneut.',
     networkError: 'Der Dienst ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut.',

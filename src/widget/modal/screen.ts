@@ -58,6 +58,8 @@ export function render(ctx: ScreenContext, title: string, ...nodes: (Node | null
 /** The words for a failure: the catalogue's for known codes, the service's own otherwise. */
 export function errorText(t: Messages, error: unknown): { path: string; message: string } {
   const { code, path, message } = error as { code?: string; path?: string; message?: string };
-  const known = code ? t.errors[code as keyof Messages['errors']] : undefined;
+  // A form with no e-mail field (changing the password or the e-mail) checks the current password alone.
+  const key = code === 'invalidCredentials' && path === 'password' ? 'currentPassword' : code;
+  const known = key ? t.errors[key as keyof Messages['errors']] : undefined;
   return { path: code === 'invalidField' ? (path ?? 'base') : 'base', message: known ?? message ?? String(error) };
 }

@@ -48,7 +48,8 @@ test('e-mail change: a wrong password is shown in words; the right one moves the
   fill(m.control('email'), 'grace@navy.example');
   fill(m.control('password'), 'not her password');
   m.form().requestSubmit();
-  await waitFor(() => expect(m.alert()).toBe('The e-mail or the password is wrong.'));
+  // The form has no e-mail to be wrong: it says which of its fields is.
+  await waitFor(() => expect(m.alert()).toBe('The current password is wrong.'));
   fill(m.control('password'), GRACE.password);
   m.form().requestSubmit();
   await waitForScreen('Your account');
@@ -58,10 +59,14 @@ test('e-mail change: a wrong password is shown in words; the right one moves the
   expect((await h.signIn({ email: 'grace@navy.example', password: GRACE.password })).memberInfo.email).toBe('grace@navy.example');
 });
 
-test('password change: a short new password is shown next to it; a good one keeps this session and the new password signs in', async () => {
+test('password change: a wrong current password says so; a short new password is shown next to it; a good one keeps this session and the new password signs in', async () => {
   const h = await svcopen('/member/account/password_change', GRACE);
   const m = await waitForScreen('Change password');
   expectAllLabelled(m.root);
+  fill(m.control('password'), 'not her password');
+  fill(m.control('newPassword'), 'a much longer passphrase');
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toBe('The current password is wrong.'));
   fill(m.control('password'), GRACE.password);
   fill(m.control('newPassword'), 'short');
   m.form().requestSubmit();
@@ -84,7 +89,7 @@ test('payment method: none saved, then a card saved and shown; a bad card is nam
   await waitFor(() => expect(fieldError(m.root, m.control('cardNumber'))).not.toBe(''));
   fillCard(CARD_OK);
   m.form().requestSubmit();
-  await waitFor(() => expect(m.root.querySelector('[role="status"]')!.textContent).toBe('Saved. visa •••• 4242'));
+  await waitFor(() => expect(m.root.querySelector('[role="status"]')!.textContent).toBe('Saved. Visa •••• 4242'));
 });
 
 test('the account forms ask a logged-out visitor to log in first, then open', async () => {

@@ -1,4 +1,5 @@
 import type { SavedCard, SignupFieldValue } from '../../../contract/member';
+import { brandName } from '../format';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
@@ -72,7 +73,7 @@ export const passwordChangeScreen: Screen = forMember((ctx) => {
 export const paymentMethodScreen: Screen = forMember(async (ctx) => {
   const { doc, t, host } = ctx;
   const saved = await host.call<SavedCard>('GET', '/payment-method').catch(() => null);
-  const status = el(doc, 'p', { role: 'status' }, saved ? `${saved.brand} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
+  const status = el(doc, 'p', { role: 'status' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
   const form = actionForm(
     ctx,
     t.saveCard,
@@ -85,7 +86,7 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
       const card = await host.call<SavedCard>('PUT', '/payment-method', {
         cardNumber: valueOf(f, 'cardNumber'), cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc'),
       });
-      status.textContent = `${t.saved} ${card.brand} •••• ${card.last4}`;
+      status.textContent = `${t.saved} ${brandName(card.brand)} •••• ${card.last4}`;
       f.reset();
       // The service retried a failed payment on the new card: the memberships show how it went.
       if (host.member()?.memberships.some((m) => m.paymentFailure)) await host.refresh();

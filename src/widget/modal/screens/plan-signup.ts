@@ -1,5 +1,5 @@
 import type { ConversionDetail, PlanOffer, SavedCard } from '../../../contract/member';
-import { money, price, terms } from '../format';
+import { brandName, money, price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
@@ -21,7 +21,7 @@ export function planSignupScreen(publicId: string): Screen {
     const saved = paid ? await host.call<SavedCard>('GET', '/payment-method').catch(() => null) : null;
     const card = paid
       ? [
-          saved ? el(doc, 'p', {}, t.savedCard(saved.brand, saved.last4)) : null,
+          saved ? el(doc, 'p', {}, t.savedCard(brandName(saved.brand), saved.last4)) : null,
           labelled(doc, t.cardNumber, input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', ...(!saved && { required: '' }) })),
           labelled(doc, t.cardExpiry, input(doc, 'cardExpiry', 'text', { autocomplete: 'cc-exp', placeholder: 'MM/YY' })),
           labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc' })),
