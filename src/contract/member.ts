@@ -96,6 +96,27 @@ export interface SiteConfig {
   memberMenu: boolean;
   /** What happens after registering with no plan named (spec 4.1, the svcopen table). */
   afterRegistration: AfterRegistration;
+  /** The site's colours and shapes for the dialog (the site file's `theme:`); absent: the widget's own. */
+  theme?: SiteTheme;
+}
+
+/**
+ * How the dialog looks on a site. Colours are `#rgb` or `#rrggbb`. A page's own stylesheet may
+ * set the same as custom properties on `[data-svc-modal]` (`--svc-accent`, `--svc-text`,
+ * `--svc-background`, `--svc-radius`, `--svc-font-family`), which win over these.
+ */
+export interface SiteTheme {
+  /** Buttons, links and focus rings; the text on it is black or white, whichever reads better. */
+  accent?: string;
+  /** Text and background of the light scheme (the dark scheme has its own palette). */
+  text?: string;
+  background?: string;
+  /** Corner radius in px, 0-32. */
+  radius?: number;
+  /** A CSS font-family list, e.g. `"Inter", system-ui, sans-serif`. */
+  fontFamily?: string;
+  /** `auto` (default) follows the member's system setting; `light` or `dark` fixes it. */
+  colorScheme?: 'auto' | 'light' | 'dark';
 }
 
 /**

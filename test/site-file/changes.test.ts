@@ -3,6 +3,7 @@
  * line means nothing to write. Checked on one-edit mutations of the demo site file, on both stores.
  */
 import { describe, expect, test } from 'vitest';
+import { createServiceApp } from '../../src/service/app';
 import { listedPlans } from '../../src/service/member/plan-offers';
 import { applySiteFile } from '../../src/service/site-file/apply';
 import { changesNothing, siteChanges } from '../../src/service/site-file/changes';
@@ -19,6 +20,7 @@ const clock = () => NOW;
 const EDITS: [string, (f: SiteFile) => void][] = [
   ['rename the site', (f) => void (f.site.name = 'Demo Academy II')],
   ['set checkbox labels', (f) => void (f.site.checkboxLabels = { yes: 'Yep', no: 'Nope' })],
+  ['give the dialog the site colours', (f) => void (f.site.theme = { accent: '#e11d48', radius: 4, colorScheme: 'light' })],
   ['turn the member menu off', (f) => void (f.site.memberMenu = false)],
   ['send new members to a page', (f) => void (f.site.afterRegistration = '/examples/welcome.html')],
   ['change a price', (f) => void ((f.plans[5] as { billing: { price: number } }).billing.price = 15)],
@@ -83,6 +85,20 @@ describe.each([
     expect(offered).toEqual(file.plans.filter((p) => p.status === 'enabled' && p.isPublic).map((p) => p.key));
     expect(offered[0]).toBe('starter');
     expect(offered.at(-1)).toBe('community');
+    await store.close();
+  });
+
+  test('a theme reaches GET /config as written; one that leaves the file leaves /config', async () => {
+    const store = open();
+    const file = demoSiteFile();
+    file.site.theme = { accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark' };
+    await applySiteFile(store, clock, file);
+    const app = await createServiceApp({ store, clock });
+    const config = async () => (await (await app.request('/member/v1/sites/demo/config')).json()) as { theme?: unknown };
+    expect((await config()).theme).toEqual({ accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark' });
+    const outcome = await applySiteFile(store, clock, demoSiteFile());
+    expect(outcome.lines.map((l) => l.text)).toEqual([expect.stringContaining('theme')]);
+    expect(await config()).not.toHaveProperty('theme');
     await store.close();
   });
 });

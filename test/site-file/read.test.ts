@@ -27,6 +27,12 @@ describe('one problem each: its path, its line, a message that says what is wron
   const cases: [string, string, { path: string; line: number | undefined; message: RegExp }][] = [
     ['an unknown key', `${SITE}  colour: red\n`, { path: 'site.colour', line: 4, message: /unknown key "colour"/ }],
     ['an unknown top-level key', `${SITE}members: []\n`, { path: 'members', line: 4, message: /unknown key "members"/ }],
+    ['a theme colour that is not #rgb or #rrggbb', `${SITE}  theme:\n    accent: red\n`, { path: 'site.theme.accent', line: 5, message: /#rgb or #rrggbb/ }],
+    [
+      'a theme font that could say more than a font list',
+      `${SITE}  theme:\n    radius: 8\n    fontFamily: "x;}body{display:none"\n`,
+      { path: 'site.theme.fontFamily', line: 6, message: /font-family list/ },
+    ],
     ['a missing required field (the key’s parent line)', 'site:\n  subdomain: acme\n', { path: 'site.name', line: 1, message: /required/ }],
     [
       'a missing plan type',

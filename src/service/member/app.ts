@@ -110,6 +110,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
       currency: site.defaultCurrency,
       locale: site.locale,
       checkboxLabels: site.checkboxLabels ?? checkboxLabels(site.locale),
+      ...(site.theme && { theme: site.theme }),
       signupFields: (await store.listSignupFields(site.id)).map(toFieldDefinition),
       memberMenu: site.memberMenu ?? false,
       afterRegistration: site.afterRegistration ?? { action: 'stay' },

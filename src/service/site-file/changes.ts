@@ -107,6 +107,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     memberMenu: s.memberMenu,
     afterRegistration: afterRegistrationFrom(s.afterRegistration),
     ...(s.checkboxLabels && { checkboxLabels: s.checkboxLabels }),
+    ...(s.theme && Object.keys(s.theme).length > 0 && { theme: s.theme }),
   };
   let site: SiteChangeSet['site'];
   if (!current) {
@@ -117,6 +118,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     site = { id: current.site.id, revision: current.revision, patch };
     const after: SiteRecord = { ...current.site, ...settings };
     if (!settings.checkboxLabels) delete after.checkboxLabels;
+    if (!settings.theme) delete after.theme;
     const shown = differences(siteSettingsOf(current.site), siteSettingsOf(after));
     if (shown.length > 0) line('~', `site ${s.subdomain}: ${shown.join(', ')}`);
   }
@@ -301,6 +303,7 @@ function siteSettingsOf(site: SiteRecord) {
     name: site.name, domain: site.domain, currency: site.defaultCurrency, locale: site.locale, adminApi: site.adminApiEnabled,
     memberMenu: site.memberMenu ?? false, afterRegistration: afterRegistrationText(site.afterRegistration),
     checkboxLabels: site.checkboxLabels,
+    theme: site.theme,
   };
 }
 
@@ -315,6 +318,7 @@ function sitePatch(site: SiteRecord, wanted: Omit<NewSite, 'createdAt' | 'subdom
   if (!sameJson(site.afterRegistration ?? { action: 'stay' }, wanted.afterRegistration)) patch.afterRegistration = wanted.afterRegistration!;
   const labels: CheckboxLabels | undefined = wanted.checkboxLabels;
   if (!sameJson(site.checkboxLabels, labels)) patch.checkboxLabels = labels ?? null;
+  if (!sameJson(site.theme, wanted.theme)) patch.theme = wanted.theme ?? null;
   return patch;
 }
 

@@ -19,6 +19,23 @@ const described = <S extends z.ZodType>(schema: S, description: string): S => sc
 
 const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
 
+/**
+ * Every value of a theme ends up in CSS inside the dialog, so each is held to a shape that can
+ * say nothing else: a hex colour, a number, a font list without brackets, semicolons or escapes.
+ */
+const hexColour = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a colour written #rgb or #rrggbb').transform((c) => c.toLowerCase());
+const themeSchema = z.strictObject({
+  accent: described(hexColour, 'Buttons, links and focus rings; the text on it is black or white, whichever reads better.').optional(),
+  text: described(hexColour, 'Text colour of the light scheme.').optional(),
+  background: described(hexColour, 'Background of the light scheme.').optional(),
+  radius: described(z.number().int().min(0).max(32), 'Corner radius in px.').optional(),
+  fontFamily: described(
+    z.string().trim().min(1).max(200).regex(/^[\w\s,'"-]+$/, 'must be a font-family list: names, quotes, commas and hyphens only'),
+    'A CSS font-family list, e.g. "Inter", system-ui, sans-serif.',
+  ).optional(),
+  colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),
+});
+
 const siteSettings = z.strictObject({
   subdomain: described(subdomainSchema, 'The site\'s name in the service: the widget\'s `data-site`. Picks the site the file describes; it never changes.'),
   name: described(oneLineText(200), 'The site\'s name, shown to members.'),
@@ -32,6 +49,7 @@ const siteSettings = z.strictObject({
     z.strictObject({ yes: oneLineText(50), no: oneLineText(50) }),
     'How a checkbox field reads as text; default by locale.',
   ).optional(),
+  theme: described(themeSchema, 'The dialog\'s colours and shapes on this site; a page may override them with --svc-* custom properties.').optional(),
 });
 
 const fieldLabel = oneLineText(500);

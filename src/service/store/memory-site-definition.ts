@@ -42,6 +42,8 @@ function patchSite(site: SiteRecord, patch: SitePatch): void {
   if (patch.afterRegistration !== undefined) site.afterRegistration = copy(patch.afterRegistration);
   if (patch.checkboxLabels === null) delete site.checkboxLabels;
   else if (patch.checkboxLabels !== undefined) site.checkboxLabels = copy(patch.checkboxLabels);
+  if (patch.theme === null) delete site.theme;
+  else if (patch.theme !== undefined) site.theme = copy(patch.theme);
 }
 
 export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMethods {

@@ -2,7 +2,7 @@
  * What the store keeps. Times are epoch milliseconds (UTC); optional fields are `undefined`
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
-import type { AfterRegistration, MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue } from '../../contract/member';
+import type { AfterRegistration, MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue, SiteTheme } from '../../contract/member';
 import type { CardBrand } from '../payments/processor';
 import type {
   ContentNodeType,
@@ -34,6 +34,8 @@ export interface NewSite {
   afterRegistration?: AfterRegistration;
   /** How a checkbox field reads as text, when the owner chose the words. Absent: by `locale` (domain/yes-no.ts). */
   checkboxLabels?: CheckboxLabels;
+  /** The dialog's colours and shapes on this site. Absent: the widget's own. */
+  theme?: SiteTheme;
 }
 export interface SiteRecord extends NewSite {
   id: number;
@@ -48,6 +50,7 @@ export interface SitePatch {
   memberMenu?: boolean;
   afterRegistration?: AfterRegistration;
   checkboxLabels?: CheckboxLabels | null;
+  theme?: SiteTheme | null;
 }
 export interface CheckboxLabels {
   yes: string;

@@ -293,6 +293,8 @@ export const MIGRATIONS: readonly string[] = [
    * on a real site); memberships are not rewritten.
    */ `
   ALTER TABLE sites ADD COLUMN checkbox_labels TEXT;
+  -- JSON SiteTheme; NULL: the widget's own look
+  ALTER TABLE sites ADD COLUMN theme TEXT;
   ALTER TABLE sites ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 
   ALTER TABLE plans ADD COLUMN key TEXT;

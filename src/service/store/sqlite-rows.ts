@@ -39,6 +39,7 @@ export const siteFrom = (r: Row): SiteRecord => ({
   ...(r.member_menu === 1 && { memberMenu: true }),
   ...(r.after_registration !== null && { afterRegistration: JSON.parse(r.after_registration as string) }),
   ...(r.checkbox_labels !== null && { checkboxLabels: JSON.parse(r.checkbox_labels as string) }),
+  ...(r.theme !== null && { theme: JSON.parse(r.theme as string) }),
 });
 
 /*

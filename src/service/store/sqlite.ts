@@ -90,11 +90,11 @@ export function openSqliteStore(path: string): Store {
         [s],
         (r) =>
           sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
-                 member_menu, after_registration, checkbox_labels)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+                 member_menu, after_registration, checkbox_labels, theme)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
             r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt,
             r.memberMenu ? 1 : 0, r.afterRegistration ? JSON.stringify(r.afterRegistration) : null,
-            r.checkboxLabels ? JSON.stringify(r.checkboxLabels) : null),
+            r.checkboxLabels ? JSON.stringify(r.checkboxLabels) : null, r.theme ? JSON.stringify(r.theme) : null),
         () => undefined,
       );
       return getSite(id!)!;

@@ -6,29 +6,35 @@
  * technology, a title that labels it, Tab kept inside, Escape and a Close button, and focus
  * given back to where it was.
  */
+import type { SiteTheme } from '../../contract/member';
+import { fitAccent, themeRules } from './theme';
+
 export const MODAL_ATTRIBUTE = 'data-svc-modal';
 
 const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex="-1"])';
 
+/** The frame's look; every colour and shape is a custom property set by ./theme (the site's theme). */
 const STYLE = `
 dialog{box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;
-padding:1.25rem;border:0;border-radius:.75rem;font:16px/1.5 system-ui,sans-serif;color:#111;background:#fff;overflow-wrap:break-word}
+padding:1.25rem;border:0;border-radius:var(--r);font:16px/1.5 var(--f);color:var(--t);background:var(--b);overflow-wrap:break-word}
 dialog::backdrop{background:rgb(0 0 0/.5)}
 header{display:flex;align-items:start;gap:1rem;justify-content:space-between}
 h2{margin:0;font-size:1.25rem;min-width:0}
 button{font:inherit;cursor:pointer}
+:focus-visible{outline:2px solid var(--link,var(--a));outline-offset:2px}
 form{display:grid;gap:.75rem;margin:1rem 0}
 .field{display:grid;gap:.25rem}
 .field:has(>[type=checkbox]){grid-template-columns:auto 1fr;align-items:center;column-gap:.5rem}.field>[type=checkbox]{order:-1;margin:0}.field>.field-error{grid-column:1/-1}
-input:not([type=checkbox]),select,textarea{font:inherit;padding:.5rem;border:1px solid #767676;border-radius:.375rem;min-width:0}
-[aria-invalid=true]{border-color:#b00020}
-.field-error,.form-error{color:#b00020;font-size:.875rem;margin:0}
+input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background:var(--b);padding:.5rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);min-width:0}
+[aria-invalid=true]{border-color:var(--e)}
+.field-error,.form-error{color:var(--e);font-size:.875rem;margin:0}
 .form-error:empty{display:none}
-button[type=submit]{padding:.625rem 1rem;border:0;border-radius:.375rem;background:#1d4ed8;color:#fff}
+button[type=submit],a.button{padding:.625rem 1rem;border:0;border-radius:calc(var(--r)/2);background:var(--a);color:var(--on-a,#fff)}
 button[disabled]{opacity:.6;cursor:default}
-.link{border:0;background:none;color:#1d4ed8;text-decoration:underline;padding:0}
+a,.link{color:var(--link,var(--a))}
+.link{border:0;background:none;text-decoration:underline;padding:0}
 dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
-a.button{display:inline-block;padding:.625rem 1rem;border-radius:.375rem;background:#1d4ed8;color:#fff;text-decoration:none}
+a.button{display:inline-block;text-decoration:none}
 video,audio{display:block;width:100%}
 table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.25rem .5rem .25rem 0}.what{display:block}`;
 
@@ -49,9 +55,11 @@ export interface DialogOptions {
   closeLabel: string;
   /** Called once, however the dialog closed (button, Escape, `_close()`). */
   onClose?: () => void;
+  /** The site's colours and shapes (GET /config); the widget's own without it. */
+  theme?: SiteTheme;
 }
 
-export function openDialog(doc: Document, { title, closeLabel, onClose }: DialogOptions): Dialog {
+export function openDialog(doc: Document, { title, closeLabel, onClose, theme }: DialogOptions): Dialog {
   const returnFocus = doc.activeElement as HTMLElement | null;
   const host = doc.createElement('div');
   host.setAttribute(MODAL_ATTRIBUTE, '');
@@ -62,7 +70,7 @@ export function openDialog(doc: Document, { title, closeLabel, onClose }: Dialog
     parent.appendChild(element);
     return element;
   };
-  make('style', root, STYLE);
+  make('style', root, themeRules(theme) + STYLE);
   const dialog = make('dialog', root);
   dialog.setAttribute('role', 'dialog');
   dialog.setAttribute('aria-modal', 'true');
@@ -108,6 +116,7 @@ export function openDialog(doc: Document, { title, closeLabel, onClose }: Dialog
 
   (doc.body ?? doc.documentElement).appendChild(host);
   dialog.showModal();
+  fitAccent(dialog);
   const handle: Dialog = {
     _root: root,
     _body: body,

@@ -123,7 +123,7 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
       current?.close();
       const doc = document;
       const t = messagesFor(config.locale);
-      const dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, onClose: () => (current = undefined) });
+      const dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, onClose: () => (current = undefined), ...(config.theme && { theme: config.theme }) });
       const ctx: ScreenContext = {
         doc,
         host,
