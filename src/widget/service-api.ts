@@ -55,8 +55,9 @@ export function installApi(
       let opened = false;
       try {
         opened = typeof path === 'string' && (await openPath(path));
-      } catch {
-        throw networkError('The widget’s screens could not be downloaded.');
+      } catch (error) {
+        // The service's own answer (the site's settings could not be loaded) as it came; a failed download in words.
+        throw (error as { name?: string }).name === 'ServiceError' ? error : networkError('The widget’s screens could not be downloaded.');
       }
       if (!opened) throw serviceError('unknownScreen', `${JSON.stringify(path)} names no screen: give a path of the svcopen table, such as "/member/account".`);
     },

@@ -153,7 +153,7 @@ test('the widget downloads widgets-modal.js from its own origin when svcopen ask
   happyDOM().setURL('http://www.demo.localhost/');
   const seen: string[] = [];
   const opened: string[] = [];
-  (window as unknown as Record<string, unknown>).__entryForWidget = ((_host, path) => opened.push(path) > 0) satisfies OpenModal;
+  (window as unknown as Record<string, unknown>).__entryForWidget = (async (_host, path) => opened.push(path) > 0) satisfies OpenModal;
   h.mock.server.use(
     http.get(`${h.mock.origin}/scripts/widgets-modal.js`, ({ request }) => {
       seen.push(request.url);

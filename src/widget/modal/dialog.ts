@@ -30,7 +30,7 @@ input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background
 .field-error,.form-error{color:var(--e);font-size:.875rem;margin:0}
 .form-error:empty{display:none}
 button[type=submit],a.button{padding:.625rem 1rem;border:0;border-radius:calc(var(--r)/2);background:var(--a);color:var(--on-a,#fff)}
-button[disabled]{opacity:.6;cursor:default}
+button[disabled]{opacity:.6;cursor:default}[aria-busy=true] [type=submit]{cursor:progress}
 a,.link{color:var(--link,var(--a))}
 .link{border:0;background:none;text-decoration:underline;padding:0}
 dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}

@@ -25,8 +25,11 @@ export interface ModalHost {
   refresh(): Promise<void>;
 }
 
-/** Opens the screen an svcopen path names (spec 4.1); false, with a warning, for a path that names none. */
-export type OpenModal = (host: ModalHost, path: string) => boolean;
+/**
+ * Opens the screen an svcopen path names (spec 4.1); false, with a warning, for a path that names
+ * none. Rejects (with the reason shown in a dialog) when the site's settings cannot be loaded.
+ */
+export type OpenModal = (host: ModalHost, path: string) => Promise<boolean>;
 
 /** Where the modal bundle leaves its entry point for the runtime (Symbol.for: one per page). */
 export const MODAL_ENTRY = Symbol.for('svc.modal');

@@ -105,50 +105,62 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
 /** widgets-modal.js's entry: one dialog at a time; a second open replaces the first. */
 let current: ScreenContext | undefined;
 
-export const openModal: OpenModal = (host: ModalHost, path: string) => {
+export const openModal: OpenModal = async (host: ModalHost, path: string) => {
   const route = matchRoute(path);
   if (!route) {
     log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
     return false;
   }
-  void host.config().then(
-    (config) => {
-      const screen = screenFor(route, !!host.member(), config);
-      if (!screen) return log.warn(`svcopen=${path} opens no screen.`);
-      // Nothing to show: an after-registration action that stays or leaves needs no dialog.
-      if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
-        if (config.afterRegistration.action === 'redirect') leave(config.afterRegistration.url);
-        return;
-      }
-      current?.close();
-      const doc = document;
-      const t = messagesFor(config.locale);
-      const dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, onClose: () => (current = undefined), ...(config.theme && { theme: config.theme }) });
-      const ctx: ScreenContext = {
-        doc,
-        host,
-        dialog,
-        t,
-        config,
-        screens: SCREENS,
-        // A screen that cannot load its data says so in the dialog, in words.
-        show: (next) =>
-          void Promise.resolve()
-            .then(() => next(ctx))
-            .catch((error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message))),
-        close: () => dialog._close(),
-        // The dialog closes even when the address is refused: the member stays on this page, as
-        // after an action that stays (the sign-up or registration behind it is done).
-        go: (url) => {
-          dialog._close();
-          leave(url);
-        },
-        download: leave,
-      };
-      current = ctx;
-      ctx.show(screen);
+  const doc = document;
+  let config: SiteConfig;
+  try {
+    config = await host.config();
+  } catch (error) {
+    // Offline, or the service is down: say so in a dialog (in the page's language, the site's is
+    // unknown) and reject, so `Service.open` does not resolve as if a screen had opened.
+    log.warn(`the widget's screens cannot open: ${(error as Error).message}`);
+    const t = messagesFor(doc.documentElement.lang.slice(0, 2).toLowerCase());
+    current?.close();
+    current = undefined;
+    const dialog = openDialog(doc, { title: t.problem, closeLabel: t.close });
+    dialog._body.append(el(doc, 'p', { role: 'alert' }, errorText(t, error).message));
+    throw error;
+  }
+  const screen = screenFor(route, !!host.member(), config);
+  if (!screen) {
+    log.warn(`svcopen=${path} opens no screen.`);
+    return true;
+  }
+  // Nothing to show: an after-registration action that stays or leaves needs no dialog.
+  if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
+    if (config.afterRegistration.action === 'redirect') leave(config.afterRegistration.url);
+    return true;
+  }
+  current?.close();
+  const t = messagesFor(config.locale);
+  const dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, onClose: () => (current = undefined), ...(config.theme && { theme: config.theme }) });
+  const ctx: ScreenContext = {
+    doc,
+    host,
+    dialog,
+    t,
+    config,
+    screens: SCREENS,
+    // A screen that cannot load its data says so in the dialog, in words.
+    show: (next) =>
+      void Promise.resolve()
+        .then(() => next(ctx))
+        .catch((error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message))),
+    close: () => dialog._close(),
+    // The dialog closes even when the address is refused: the member stays on this page, as
+    // after an action that stays (the sign-up or registration behind it is done).
+    go: (url) => {
+      dialog._close();
+      leave(url);
     },
-    (error: Error) => log.warn(`the widget's screens cannot open: ${error.message}`),
-  );
+    download: leave,
+  };
+  current = ctx;
+  ctx.show(screen);
   return true;
 };

@@ -5,7 +5,9 @@
  * `?svcopen=…` on the same page, without a reload (issue 5: "The same screens open from code and
  * from links inside the member menu").
  */
+import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
+import { messagesFor } from '../../../src/widget/modal/messages';
 import { ADA, recordEvents, settle } from '../support';
 import { catchNavigation } from './plan-support';
 import { hosts, silenceWarnings, startAt, waitForScreen } from './support';
@@ -37,6 +39,19 @@ test.each([['/member/nowhere'], [''], [42], [null]])('Service.open(%j) rejects w
   expect(error).toMatchObject({ name: 'ServiceError', code: 'unknownScreen' });
   await settle();
   expect(hosts()).toHaveLength(0);
+});
+
+test('offline: Service.open rejects with networkError, and a dialog says the service could not be reached', async () => {
+  silenceWarnings();
+  const h = await startAt('/', { member: ADA });
+  // The site's settings cannot be fetched any more (the network is gone).
+  h.mock.server.use(http.get(`${h.mock.origin}/member/v1/sites/demo/config`, () => HttpResponse.error()));
+  const error = await h.service.open('/member/invoices').catch((e: unknown) => e);
+  expect(error).toMatchObject({ name: 'ServiceError', code: 'networkError' });
+  expect(hosts()).toHaveLength(1);
+  const dialog = hosts()[0]!.shadowRoot!;
+  expect(dialog.querySelector('h2')!.textContent).toBe('Something went wrong');
+  expect(dialog.querySelector('[role="alert"]')!.textContent).toBe(messagesFor('en').errors.networkError);
 });
 
 test('a click on a link to this page with ?svcopen= opens the screen without leaving the page', async () => {

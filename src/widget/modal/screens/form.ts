@@ -2,8 +2,9 @@ import { el, showErrors } from '../ui';
 import { errorText, type ScreenContext } from '../screen';
 
 /**
- * A form that submits once at a time: the button is disabled while `submit` runs, and a
- * failure is shown in words next to the field it concerns (or above the button).
+ * A form that submits once at a time: the button is disabled and the form `aria-busy` while
+ * `submit` runs (no double submit; assistive technology hears it is busy), and a failure is
+ * shown in words next to the field it concerns (or above the button).
  */
 export function actionForm(ctx: ScreenContext, label: string, fields: Node[], submit: (form: HTMLFormElement) => Promise<void>): HTMLFormElement {
   const { doc } = ctx;
@@ -13,6 +14,7 @@ export function actionForm(ctx: ScreenContext, label: string, fields: Node[], su
     event.preventDefault();
     if (button.disabled) return;
     button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
     showErrors(form, []);
     submit(form)
       .catch((error: unknown) => {
@@ -23,6 +25,7 @@ export function actionForm(ctx: ScreenContext, label: string, fields: Node[], su
       })
       .finally(() => {
         button.disabled = false;
+        form.removeAttribute('aria-busy');
       });
   });
   return form;
