@@ -31,6 +31,7 @@ input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background
 .form-error:empty{display:none}
 button[type=submit],a.button{padding:.625rem 1rem;border:0;border-radius:calc(var(--r)/2);background:var(--a);color:var(--on-a,#fff)}
 button[disabled]{opacity:.6;cursor:default}[aria-busy=true] [type=submit]{cursor:progress}
+.badge{display:inline-block;margin:0;padding:0 .5rem;border-radius:1rem;border:1px solid;font-size:.75rem}
 a,.link{color:var(--link,var(--a))}
 .link{border:0;background:none;text-decoration:underline;padding:0}
 dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}

@@ -63,6 +63,10 @@ export interface Messages {
   invoiceColumns: [string, string, string];
   paid: string;
   failed: string;
+  /** An invoice row of a charge that failed: an attempt, not a second invoice. */
+  attempt: (description: string) => string;
+  /** Marks, in the plans, a plan the member has already. */
+  yourPlan: string;
   /** The member menu's title and greeting. */
   menu: string;
   signedInAs: (name: string) => string;
@@ -137,6 +141,8 @@ const en: Messages = {
   invoiceColumns: ['Invoice', 'Amount', 'Status'],
   paid: 'Paid',
   failed: 'Failed',
+  attempt: (description) => `${description} (attempt, not charged)`,
+  yourPlan: 'Your plan',
   menu: 'Menu',
   signedInAs: (name) => `Logged in as ${name}`,
   open: 'Open',
@@ -216,6 +222,8 @@ const de: Messages = {
   invoiceColumns: ['Rechnung', 'Betrag', 'Status'],
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',
+  attempt: (description) => `${description} (Versuch, nicht belastet)`,
+  yourPlan: 'Ihr Tarif',
   menu: 'Menü',
   signedInAs: (name) => `Angemeldet als ${name}`,
   open: 'Öffnen',

@@ -317,6 +317,37 @@ test('invoices after a paid sign-up: one row with the date, "Lifetime", "$199.00
   ]);
 });
 
+test('invoices: a declined attempt beside the paid invoice reads as an attempt, not a second invoice', async () => {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  catchNavigation();
+  const m = await waitForScreen('Lifetime');
+  // 0341: the card is saved, then the charge fails: an attempt in the ledger.
+  fillCard('4000 0000 0000 0341');
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toMatch(/declined/));
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/invoices')}`);
+  h.start();
+  const list = await waitForScreen('Invoices');
+  const rows = [...list.root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.firstChild!.textContent));
+  expect(rows).toEqual([
+    ['Lifetime', '$199.00', 'Paid'],
+    ['Lifetime (attempt, not charged)', '$199.00', 'Failed'],
+  ]);
+});
+
+test('plans/all marks the plans the member has already', async () => {
+  await svcopen('/member/plans/all', ADA);
+  const m = await waitForScreen('Plans');
+  const marked = [...m.root.querySelectorAll('.plans li')].filter((li) => li.querySelector('.badge')?.textContent === 'Your plan').map((li) => li.querySelector('h3')!.textContent);
+  const ada = (m.root.ownerDocument.defaultView as unknown as { Service: { getMemberInfo(): { memberInfo: MemberInfo } } }).Service.getMemberInfo();
+  const active = ada.memberInfo.memberships.filter((x) => x.status === 'active').map((x) => x.name);
+  expect(marked.length).toBeGreaterThan(0);
+  expect(marked.every((name) => active.includes(name!))).toBe(true);
+});
+
 test('invoices, logged out: log in first, then the invoices', async () => {
   await svcopen('/member/invoices');
   const m = await waitForScreen('Log in');

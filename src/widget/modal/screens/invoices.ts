@@ -10,7 +10,7 @@ export const invoicesScreen: Screen = forMember(async (ctx) => {
   // Three columns, what and when in one, so the table fits a 320 px screen.
   const rows = invoices.map((i) =>
     el(doc, 'tr', {},
-      el(doc, 'td', {}, el(doc, 'span', { class: 'what' }, i.description), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
+      el(doc, 'td', {}, el(doc, 'span', { class: 'what' }, i.status === 'paid' ? i.description : t.attempt(i.description)), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
       el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)), el(doc, 'td', {}, i.status === 'paid' ? t.paid : t.failed)),
   );
   // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.

@@ -13,12 +13,14 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
   const { doc, t, config } = ctx;
   const offers = await ctx.host.call<PlanOffer[]>('GET', '/plans');
   if (!offers.length && none) return none();
+  const mine = new Set(ctx.host.member()?.memberships.filter((m) => m.status === 'active').map((m) => m.publicPlanId));
   const items = offers.map((offer) =>
     el(
       doc,
       'li',
       {},
       el(doc, 'h3', {}, offer.name),
+      mine.has(offer.publicId) ? el(doc, 'p', { class: 'badge' }, t.yourPlan) : null,
       el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
       ...terms(offer, t, config.locale).map((line) => el(doc, 'p', {}, line)),
       offer.description ? el(doc, 'div', { class: 'rich' }, richText(doc, offer.description)) : null,
