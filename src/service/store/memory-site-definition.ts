@@ -4,7 +4,7 @@
  * before the first row changes, so a failing change set leaves the tables as they were.
  */
 import { ConflictError, MissingReferenceError } from './errors';
-import { Table, copy } from './memory-table';
+import { Table, copy, requireIn } from './memory-table';
 import type {
   ContentNodeRecord,
   ContentSpaceRecord,
@@ -48,11 +48,6 @@ function patchSite(site: SiteRecord, patch: SitePatch): void {
 
 export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMethods {
   const bump = (siteId: number) => t.revisions.set(siteId, (t.revisions.get(siteId) ?? 0) + 1);
-  const inSite = <R extends { siteId: number }>(table: Table<R & { id: number }>, siteId: number, id: number, field: string, what: string) => {
-    const row = table.byId.get(id);
-    if (!row || row.siteId !== siteId) throw new MissingReferenceError(field, `${what} ${id} does not exist in site ${siteId}`);
-    return row;
-  };
 
   return {
     async updateSite(id, patch) {
@@ -109,7 +104,7 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
         publicIds.add(p.publicId);
       }
       const plansToUpdate = changes.updatePlans.map((change) => {
-        const plan = inSite(t.plans, siteId, change.id, 'planId', 'plan');
+        const plan = requireIn(t.plans, siteId, change.id, 'planId');
         if (plan.type !== change.type) throw new ConflictError('type', `plan ${plan.id} is a ${plan.type} plan`);
         return { plan, change };
       });
@@ -119,7 +114,7 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
         fieldKeys.add(f.key);
       }
       const fieldsToUpdate = changes.updateSignupFields.map((change) => ({
-        field: inSite(t.fields, siteId, change.id, 'fieldId', 'sign-up field'),
+        field: requireIn(t.fields, siteId, change.id, 'fieldId'),
         change,
       }));
       for (const s of [...changes.createSpaces, ...changes.updateSpaces]) {
@@ -127,7 +122,7 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
           if (!planKeys.has(key)) throw new MissingReferenceError('planKeys', `plan ${key} does not exist in site ${siteId}`);
         }
       }
-      const spacesToUpdate = changes.updateSpaces.map((change) => ({ space: inSite(t.spaces, siteId, change.id, 'spaceId', 'space'), change }));
+      const spacesToUpdate = changes.updateSpaces.map((change) => ({ space: requireIn(t.spaces, siteId, change.id, 'spaceId'), change }));
       const liveSpaces = new Set(ofSite(t.spaces.rows).filter((s) => s.archivedAt === undefined).map((s) => s.name));
       for (const { space, change } of spacesToUpdate) {
         if (change.archived) liveSpaces.delete(space.name);
@@ -142,7 +137,7 @@ export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMet
         if (itemKeys.has(i.key)) throw new ConflictError('key', `content item key ${i.key} is taken`);
         itemKeys.add(i.key);
       }
-      const itemsToUpdate = changes.updateItems.map((change) => ({ node: inSite(t.nodes, siteId, change.id, 'itemId', 'content item'), change }));
+      const itemsToUpdate = changes.updateItems.map((change) => ({ node: requireIn(t.nodes, siteId, change.id, 'itemId'), change }));
       for (const i of [...changes.createItems, ...changes.updateItems]) {
         if (i.space !== undefined && !liveSpaces.has(i.space)) throw new MissingReferenceError('space', `space ${i.space} does not exist in site ${siteId}`);
       }

@@ -1,5 +1,13 @@
 /** The memory store's table: rows in id order, so a keyset page starts with a binary search. */
+import { MissingReferenceError } from './errors';
 import type { Page, PageRequest } from './queries';
+
+/** The row of `table` with that id when it is the site's; else MissingReferenceError naming `field`. */
+export function requireIn<T extends { siteId: number; id: number }>(table: Table<T>, siteId: number, id: number, field: string): T {
+  const row = table.byId.get(id);
+  if (!row || row.siteId !== siteId) throw new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
+  return row;
+}
 
 /** Records are handed out as copies so a caller's mutation cannot reach the store. */
 export const copy = <T>(value: T): T => structuredClone(value);

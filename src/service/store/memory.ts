@@ -8,7 +8,7 @@ import { ConflictError, MissingReferenceError } from './errors';
 import { memoryAccounts } from './memory-accounts';
 import { memoryPayments } from './memory-payments';
 import { memorySiteDefinition } from './memory-site-definition';
-import { Table, copy } from './memory-table';
+import { Table, copy, requireIn } from './memory-table';
 import type { Page, Range } from './queries';
 import type {
   ApiKeyRecord,
@@ -49,18 +49,6 @@ export function createMemoryStore(): Store {
   const keys = new Table<ApiKeyRecord>();
   const secrets = new Map<string, string>();
 
-  function requireIn<T extends { siteId: number }>(
-    table: Table<T & { id: number }>,
-    siteId: number,
-    id: number,
-    field: string,
-  ): T {
-    const row = table.byId.get(id);
-    if (!row || row.siteId !== siteId) {
-      throw new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
-    }
-    return row;
-  }
   function requireSite(siteId: number): void {
     if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
   }
