@@ -1,6 +1,7 @@
 /** Plans as the widget's sign-up screens show them (PlanOffer), priced by quotePlan. */
 import type { PlanOffer } from '../../contract/member';
 import { quotePlan } from '../billing/quote';
+import { byListOrder } from '../domain/plan-order';
 import type { PlanRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { WIDGET_TYPES } from './member-info';
@@ -43,9 +44,7 @@ export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
  * one), in the site's order (the site file's; plans made without a position after, by id).
  */
 export async function openPlans(store: Store, siteId: number): Promise<PlanRecord[]> {
-  const plans = (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items;
-  const rank = (p: PlanRecord) => p.position ?? Number.MAX_SAFE_INTEGER;
-  return plans.sort((a, b) => rank(a) - rank(b) || a.id - b.id);
+  return (await store.listPlans(siteId, { statuses: ['enabled'] }, { limit: 1000 })).items.sort(byListOrder);
 }
 
 /** The open plans the site lists publicly (GET /plans, and the plans offered for content). */

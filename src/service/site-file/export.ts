@@ -5,6 +5,7 @@
  * is the site's). Archived fields, spaces and items are left out: they stay archived.
  */
 import { stringify } from 'yaml';
+import { byListOrder } from '../domain/plan-order';
 import type { PlanRecord } from '../store/records';
 import type { SiteDefinition } from '../store/site-definition';
 import { afterRegistrationText } from './changes';
@@ -32,9 +33,7 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
     },
     // In the order the widget lists them (the file's order is the plans' position), then the
     // archived and deleted ones, which have no place in it, by id.
-    plans: [...definition.plans]
-      .sort((a, b) => (a.position ?? Number.MAX_SAFE_INTEGER) - (b.position ?? Number.MAX_SAFE_INTEGER) || a.id - b.id)
-      .map((plan) => planEntry(plan, site.defaultCurrency)),
+    plans: [...definition.plans].sort(byListOrder).map((plan) => planEntry(plan, site.defaultCurrency)),
     signupFields: definition.signupFields
       .filter((f) => f.archivedAt === undefined)
       .map((f) => ({ key: f.key, label: f.label, type: f.type, ...(f.required && { required: true }), ...(f.options && { options: f.options }) }) as NonNullable<SiteFileInput['signupFields']>[number]),
