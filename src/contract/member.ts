@@ -101,6 +101,15 @@ export interface SiteConfig {
 }
 
 /**
+ * The shapes a theme's values may have: they end up in the dialog's stylesheet, so each can say
+ * nothing but a colour or a font list. The service checks them when saved, the widget again when read.
+ */
+export const THEME_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+export const THEME_FONT = /^[\w\s,'"-]+$/;
+/** Longest font list, in characters. */
+export const THEME_FONT_MAX = 200;
+
+/**
  * How the dialog looks on a site. Colours are `#rgb` or `#rrggbb`. A page's own stylesheet may
  * set the same as custom properties on `[data-svc-modal]` (`--svc-accent`, `--svc-text`,
  * `--svc-background`, `--svc-radius`, `--svc-font-family`), which win over these.

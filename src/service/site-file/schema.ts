@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { ContentNodeType } from '../../contract/admin';
-import { SIGNUP_FIELD_TYPES } from '../../contract/member';
+import { SIGNUP_FIELD_TYPES, THEME_COLOUR, THEME_FONT, THEME_FONT_MAX } from '../../contract/member';
 import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
 import { domainSchema, localeSchema, oneLineText, subdomainSchema } from '../domain/sites';
@@ -23,14 +23,14 @@ const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
  * Every value of a theme ends up in CSS inside the dialog, so each is held to a shape that can
  * say nothing else: a hex colour, a number, a font list without brackets, semicolons or escapes.
  */
-const hexColour = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a colour written #rgb or #rrggbb').transform((c) => c.toLowerCase());
+const hexColour = z.string().regex(THEME_COLOUR, 'must be a colour written #rgb or #rrggbb').transform((c) => c.toLowerCase());
 const themeSchema = z.strictObject({
   accent: described(hexColour, 'Buttons, links and focus rings; the text on it is black or white, whichever reads better.').optional(),
   text: described(hexColour, 'Text colour of the light scheme.').optional(),
   background: described(hexColour, 'Background of the light scheme.').optional(),
   radius: described(z.number().int().min(0).max(32), 'Corner radius in px.').optional(),
   fontFamily: described(
-    z.string().trim().min(1).max(200).regex(/^[\w\s,'"-]+$/, 'must be a font-family list: names, quotes, commas and hyphens only'),
+    z.string().trim().min(1).max(THEME_FONT_MAX).regex(THEME_FONT, 'must be a font-family list: names, quotes, commas and hyphens only'),
     'A CSS font-family list, e.g. "Inter", system-ui, sans-serif.',
   ).optional(),
   colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),

@@ -8,10 +8,10 @@
  * Values from /config end up in CSS, so each is checked again here (the service checks them when
  * they are saved): a value of another shape is dropped, never written.
  */
-import type { SiteTheme } from '../../contract/member';
+import { THEME_COLOUR, THEME_FONT, THEME_FONT_MAX, type SiteTheme } from '../../contract/member';
 
-const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
-const FONT = /^[\w\s,'"-]{1,200}$/;
+const colour = (value: string | undefined) => THEME_COLOUR.test(value ?? '');
+const font = (value: string | undefined) => !!value && value.length <= THEME_FONT_MAX && THEME_FONT.test(value);
 
 const LIGHT = { t: '#111', b: '#fff', l: '#767676', e: '#b00020' };
 const DARK = { t: '#f3f4f6', b: '#1f2937', l: '#9ca3af', e: '#fca5a5' };
@@ -23,11 +23,11 @@ const palette = (p: typeof LIGHT, theme: SiteTheme, own: boolean) =>
 /** The `:host` rules for a theme: what the stylesheet's `var(--a)` and the rest resolve to. */
 export function themeRules(given: SiteTheme = {}): string {
   const theme: SiteTheme = {
-    ...(HEX.test(given.accent ?? '') && { accent: given.accent }),
-    ...(HEX.test(given.text ?? '') && { text: given.text }),
-    ...(HEX.test(given.background ?? '') && { background: given.background }),
+    ...(colour(given.accent) && { accent: given.accent }),
+    ...(colour(given.text) && { text: given.text }),
+    ...(colour(given.background) && { background: given.background }),
     ...(Number.isInteger(given.radius) && given.radius! >= 0 && given.radius! <= 32 && { radius: given.radius }),
-    ...(FONT.test(given.fontFamily ?? '') && { fontFamily: given.fontFamily }),
+    ...(font(given.fontFamily) && { fontFamily: given.fontFamily }),
   };
   const scheme = given.colorScheme;
   const common =
