@@ -272,10 +272,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
         line('+', `item ${item.key}: ${show(item.name)} (${item.type}) in ${show(entry.space)}`);
         return;
       }
-      const before = {
-        name: existing.name, type: existing.type, ...(existing.url !== undefined && { url: existing.url }),
-        ...(existing.body !== undefined && { body: existing.body }), space: spaceName.get(existing.spaceId)!,
-      };
+      const before = { ...storedItemFields(existing), space: spaceName.get(existing.spaceId)! };
       const restored = existing.archivedAt !== undefined;
       const shown = differences(before, desired);
       if (shown.length === 0 && !restored) return;
