@@ -27,14 +27,21 @@ import { type Ctx, PLAN_TERMS, T0, addMembers, expectRejects, newMember, newPlan
 const AT = T0 + 86_400_000;
 
 const SUBSCRIPTION = PLAN_TERMS['subscription plan with a billing date and a signup fee']!;
-const OLD_BILLING = {
-  price: 120,
-  currency: 'gbp',
-  interval: { count: 1, unit: 'year' },
-  billingDate: { day: 15, month: 3 },
-  signupFee: 25.5,
-  taxPercentage: 20,
-} as const;
+/** The subscription's billing as it is created: what its members keep when it changes. */
+const OLD_BILLING = (SUBSCRIPTION as Extract<typeof SUBSCRIPTION, { type: 'subscription' }>).billing;
+
+/** Every part of a change set but the site, empty, at AT. */
+const nothingElse = (): Omit<SiteChangeSet, 'site'> => ({
+  at: AT,
+  createPlans: [],
+  updatePlans: [],
+  createSignupFields: [],
+  updateSignupFields: [],
+  createSpaces: [],
+  updateSpaces: [],
+  createItems: [],
+  updateItems: [],
+});
 
 type NewPlanOfSet = SiteChangeSet['createPlans'][number];
 type ItemUpdate = SiteChangeSet['updateItems'][number];
@@ -92,33 +99,13 @@ export function siteDefinitionTests(ctx: Ctx): void {
   /** A change set to a site, computed from its definition as it is now, changing only what `extra` says. */
   async function changeSet(extra: Partial<SiteChangeSet> = {}, siteId = ctx.a.id): Promise<SiteChangeSet> {
     const { revision } = await definition(siteId);
-    return {
-      site: { id: siteId, revision, patch: {} },
-      at: AT,
-      createPlans: [],
-      updatePlans: [],
-      createSignupFields: [],
-      updateSignupFields: [],
-      createSpaces: [],
-      updateSpaces: [],
-      createItems: [],
-      updateItems: [],
-      ...extra,
-    };
+    return { ...nothingElse(), site: { id: siteId, revision, patch: {} }, ...extra };
   }
 
   /** A change set creating a site and nothing else yet. */
   const creating = (subdomain: string, extra: Partial<SiteChangeSet> = {}): SiteChangeSet => ({
+    ...nothingElse(),
     site: { create: newSite(subdomain) },
-    at: AT,
-    createPlans: [],
-    updatePlans: [],
-    createSignupFields: [],
-    updateSignupFields: [],
-    createSpaces: [],
-    updateSpaces: [],
-    createItems: [],
-    updateItems: [],
     ...extra,
   });
 
