@@ -13,37 +13,67 @@ export const MODAL_ATTRIBUTE = 'data-svc-modal';
 
 const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex="-1"])';
 
-/** The frame's look; every colour and shape is a custom property set by ./theme (the site's theme). */
+/**
+ * The frame's look, a small design system: one type scale (1.25 / 1 / .875 rem), spacing in
+ * quarter rems, a primary button (the accent: submits and choices) and a secondary one (every
+ * other button), menus of rows, badges, a summary box, a spinner. Every colour and shape is a
+ * custom property set by ./theme (the site's theme); `--d` (dividers) and `--m` (quiet text)
+ * are mixed from the text and background, so they read on any background a site picks.
+ * Below 480 px the dialog is a full-height sheet; a form's submit button stays in view as the
+ * form scrolls; motion only when the member's system allows it.
+ */
 const STYLE = `
-dialog{box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;
-padding:1.25rem;border:0;border-radius:var(--r);font:16px/1.5 var(--f);color:var(--t);background:var(--b);overflow-wrap:break-word}
-dialog::backdrop{background:rgb(0 0 0/.5)}
-header{display:flex;align-items:start;gap:1rem;justify-content:space-between}
-h2{margin:0;font-size:1.25rem;min-width:0}
-button{font:inherit;cursor:pointer}
+dialog{--d:color-mix(in srgb,var(--t) 16%,var(--b));--m:color-mix(in srgb,var(--t) 72%,var(--b));box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;padding:0 1.5rem 1.5rem;border:0;border-radius:var(--r);font:16px/1.5 var(--f);color:var(--t);background:var(--b);overflow-wrap:break-word}
+::backdrop{background:rgb(0 0 0/.5)}
+@media (max-width:479.9px){dialog{width:100%;max-width:none;height:100%;max-height:none;margin:0;border-radius:0}}
+@media (prefers-reduced-motion:no-preference){dialog{animation:in .2s}.spin,[aria-busy] [type=submit]:after{animation:turn .8s linear infinite}}
+@keyframes in{from{opacity:0;translate:0 .5rem}}@keyframes turn{to{rotate:1turn}}
+header{position:sticky;top:0;z-index:1;display:flex;align-items:center;gap:.5rem;padding:1.25rem 0 .5rem;background:var(--b)}
+h2{flex:1;margin:0;font-size:1.25rem;min-width:0}h3,p{margin:0;font-size:1rem}.rich>*{margin:.75em 0}
+button{font:inherit;color:inherit;cursor:pointer;min-height:2.75rem;padding:.5rem 1rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);background:none}
+.icon{width:2.5rem;padding:0;border:0;font-size:1.5rem}
 :focus-visible{outline:2px solid var(--link,var(--a));outline-offset:2px}
-form{display:grid;gap:.75rem;margin:1rem 0}
-.field{display:grid;gap:.25rem}
+form{display:grid;gap:1rem;margin-top:1rem}
+.field{display:grid;gap:.25rem;margin:0;padding:0;border:0;min-width:0}label,legend{padding:0;font-size:.875rem;font-weight:600}
 .field:has(>[type=checkbox]){grid-template-columns:auto 1fr;align-items:center;column-gap:.5rem}.field>[type=checkbox]{order:-1;margin:0}.field>.field-error{grid-column:1/-1}
-input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background:var(--b);padding:.5rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);min-width:0}
-[aria-invalid=true]{border-color:var(--e)}
-.field-error,.form-error{color:var(--e);font-size:.875rem;margin:0}
-.form-error:empty{display:none}
-button[type=submit],a.button{padding:.625rem 1rem;border:0;border-radius:calc(var(--r)/2);background:var(--a);color:var(--on-a,#fff)}
-button[disabled]{opacity:.6;cursor:default}[aria-busy=true] [type=submit]{cursor:progress}
-.badge{display:inline-block;margin:0;padding:0 .5rem;border-radius:1rem;border:1px solid;font-size:.75rem}
+label:has(input){display:flex;gap:.5rem;font:inherit}
+input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background:var(--b);padding:.625rem .75rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);min-width:0}
+[type=checkbox]{accent-color:var(--a)}[aria-invalid=true]{border-color:var(--e)}
+.field-error,.form-error{color:var(--e);font-size:.875rem}:empty:is(.form-error,.field-error){display:none}
+[type=submit],.primary,.button{border:0;background:var(--a);color:var(--on-a,#fff);font-weight:600}
+form>[type=submit]{position:sticky;bottom:0}
+[disabled]{opacity:.6;cursor:default}
+[aria-busy] [type=submit]:after,.spin{content:"";display:inline-block;width:1em;height:1em;margin:0 .5em;border:2px solid;border-right-color:transparent;border-radius:50%;vertical-align:-.125em}
+.spin{display:block;margin:2rem auto;color:var(--a)}
+.badge{justify-self:start;padding:0 .5rem;border-radius:1rem;font-size:.75rem;font-weight:600;color:var(--c,var(--m));background:color-mix(in srgb,var(--c,var(--m)) 14%,var(--b))}
+.ok,.notice{--c:var(--g)}.bad{--c:var(--e)}.warn{--c:var(--w)}
+.muted,.terms,th,time{color:var(--m);font-size:.875rem}
+.notice{margin-top:.75rem;padding:.5rem .75rem;color:var(--c);background:color-mix(in srgb,var(--c) 12%,var(--b))}
 a,.link{color:var(--link,var(--a))}
-.link{border:0;background:none;text-decoration:underline;padding:0}
-dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.25rem 1rem}dd{margin:0}
-a.button{display:inline-block;text-decoration:none}
-video,audio{display:block;width:100%}
-table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.25rem .5rem .25rem 0}.what{display:block}`;
+.link{min-height:0;border:0;text-decoration:underline;padding:0}
+ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
+.menu li{border-bottom:1px solid var(--d)}
+.menu button{display:flex;width:100%;justify-content:space-between;align-items:center;padding:.75rem .25rem;text-decoration:none;color:inherit}
+.menu button:after{content:"";width:.4em;height:.4em;border:solid var(--m);border-width:2px 2px 0 0;rotate:45deg}
+.who{display:flex;gap:.75rem;align-items:center;margin-top:.5rem;overflow-wrap:anywhere}
+.avatar{flex:none;display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;background:var(--a);color:var(--on-a,#fff)}
+.cards>li,.summary{display:grid;gap:.5rem;margin-bottom:.75rem;padding:1rem;border:1px solid var(--d);border-radius:var(--r)}
+.price{font-size:1.25rem;font-weight:700}
+.row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
+.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
+.button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}
+video,audio,time{display:block;width:100%}
+table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.5rem .5rem .5rem 0;border-bottom:1px solid var(--d)}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */
   readonly _root: ShadowRoot;
   readonly _body: HTMLElement;
   _setTitle(text: string): void;
+  /** Shows the header's back button, which calls `back`; none without it. */
+  _setBack(back?: () => void): void;
+  /** The site's theme and words, once GET /config has answered (the dialog opens before). */
+  _site(theme: SiteTheme | undefined, closeLabel: string, backLabel: string): void;
   /** Moves focus to the body's first form field, else its first control, else the Close button. */
   _focusFirst(): void;
   /** Closes, removes the host from the page and gives focus back. Safe to call twice. */
@@ -52,15 +82,16 @@ export interface Dialog {
 
 export interface DialogOptions {
   title: string;
-  /** The close button's text, from the message catalogue. */
+  /** The icon buttons' accessible names, from the message catalogue. */
   closeLabel: string;
+  backLabel?: string;
   /** Called once, however the dialog closed (button, Escape, `_close()`). */
   onClose?: () => void;
   /** The site's colours and shapes (GET /config); the widget's own without it. */
   theme?: SiteTheme;
 }
 
-export function openDialog(doc: Document, { title, closeLabel, onClose, theme }: DialogOptions): Dialog {
+export function openDialog(doc: Document, { title, closeLabel, backLabel = '', onClose, theme }: DialogOptions): Dialog {
   const returnFocus = doc.activeElement as HTMLElement | null;
   const host = doc.createElement('div');
   host.setAttribute(MODAL_ATTRIBUTE, '');
@@ -71,17 +102,30 @@ export function openDialog(doc: Document, { title, closeLabel, onClose, theme }:
     parent.appendChild(element);
     return element;
   };
-  make('style', root, themeRules(theme) + STYLE);
+  const style = make('style', root);
   const dialog = make('dialog', root);
   dialog.setAttribute('role', 'dialog');
   dialog.setAttribute('aria-modal', 'true');
   dialog.setAttribute('aria-labelledby', 'svc-title');
   const header = make('header', dialog);
+  // Icon buttons, named for assistive technology (and a tooltip): ← back, × close.
+  const icon = (glyph: string) => {
+    const button = make('button', header, glyph);
+    button.type = 'button';
+    button.className = 'icon';
+    return button;
+  };
+  const backButton = icon('←');
+  let back: (() => void) | undefined;
+  backButton.hidden = true;
+  backButton.addEventListener('click', () => back?.());
   const heading = make('h2', header, title);
   heading.id = 'svc-title';
-  const closeButton = make('button', header, closeLabel);
-  closeButton.type = 'button';
+  const closeButton = icon('×');
+  // Until a screen draws: a spinner, and the body busy for assistive technology.
   const body = make('div', dialog);
+  body.setAttribute('aria-busy', 'true');
+  make('div', body).className = 'spin';
 
   let open = true;
   const close = (): void => {
@@ -101,7 +145,7 @@ export function openDialog(doc: Document, { title, closeLabel, onClose, theme }:
   dialog.addEventListener('close', close);
   dialog.addEventListener('keydown', (event) => {
     if (event.key !== 'Tab') return;
-    const focusable = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !(el as HTMLButtonElement).disabled);
+    const focusable = [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !(el as HTMLButtonElement).disabled && !el.hidden);
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
@@ -117,11 +161,21 @@ export function openDialog(doc: Document, { title, closeLabel, onClose, theme }:
 
   (doc.body ?? doc.documentElement).appendChild(host);
   dialog.showModal();
-  fitAccent(dialog);
+  const site = (given: SiteTheme | undefined, close: string, back: string) => {
+    style.textContent = themeRules(given) + STYLE;
+    fitAccent(dialog);
+    for (const [button, label] of [[closeButton, close], [backButton, back]] as const) button.title = label, button.setAttribute('aria-label', label);
+  };
+  site(theme, closeLabel, backLabel);
   const handle: Dialog = {
     _root: root,
     _body: body,
     _setTitle: (text) => void (heading.textContent = text),
+    _setBack(to) {
+      back = to;
+      backButton.hidden = !to;
+    },
+    _site: site,
     _focusFirst() {
       // A form's first field before a link in the text above it (a plan's description).
       const target = body.querySelector<HTMLElement>('input,select,textarea') ?? body.querySelector<HTMLElement>(FOCUSABLE) ?? closeButton;

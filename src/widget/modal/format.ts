@@ -18,24 +18,33 @@ export const date = (iso: string, locale: string): string =>
 const monthName = (month: number, locale: string): string =>
   new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, month - 1, 1));
 
+/** "$12.00 / month", "$60.00 / 3 months" for each later charge: before tax, or with it (`taxed`). */
+export function perInterval(offer: PlanOffer, t: Messages, locale: string, taxed?: boolean): string {
+  const { count, unit } = offer.recurring!.interval;
+  const per = count === 1 ? t.units[unit] : new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+  return `${money(taxed ? offer.recurring!.amountCents : offer.recurring!.subTotalCents, offer.currency!, locale)} / ${per}`;
+}
+
 /** "$12.00 / month", "$60.00 / 3 months", "$199.00 once", "Free". */
 export function price(offer: PlanOffer, t: Messages, locale: string): string {
   if (!offer.currency) return t.free;
-  const recurring = offer.recurring;
-  if (!recurring) return `${money(offer.dueNow.subTotalCents, offer.currency, locale)} ${t.once}`;
-  const { count, unit } = recurring.interval;
-  const per = count === 1 ? t.units[unit] : new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(count);
-  return `${money(recurring.subTotalCents, offer.currency, locale)} / ${per}`;
+  return offer.recurring ? perInterval(offer, t, locale) : `${money(offer.dueNow.subTotalCents, offer.currency, locale)} ${t.once}`;
 }
 
-/** The lines that say what else signing up means: trial, fee, instalments, tax, dates. */
-export function terms(offer: PlanOffer, t: Messages, locale: string): string[] {
+/** A tax percentage as people write it in the site's language: "20%" in English, "20 %" in German. */
+export const percent = (value: number, locale: string): string =>
+  new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
+
+/**
+ * The lines that say what else signing up means: trial, fee, instalments, tax, dates. The fee and
+ * the tax are left to the order summary where there is one (`summary`: the plan's sign-up).
+ */
+export function terms(offer: PlanOffer, t: Messages, locale: string, summary?: boolean): string[] {
   const lines: string[] = [];
   if (offer.trialDays) lines.push(t.trial(offer.trialDays));
-  if (offer.signupFeeCents && offer.currency) lines.push(`${t.signupFee}: ${money(offer.signupFeeCents, offer.currency, locale)}`);
+  if (offer.signupFeeCents && offer.currency && !summary) lines.push(`${t.signupFee}: ${money(offer.signupFeeCents, offer.currency, locale)}`);
   if (offer.recurring?.paymentCount) lines.push(t.payments(offer.recurring.paymentCount));
-  // As people write it in the site's language: "20%" in English, "20 %" in German.
-  if (offer.taxPercentage) lines.push(t.tax(new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(offer.taxPercentage / 100)));
+  if (offer.taxPercentage && !summary) lines.push(t.tax(percent(offer.taxPercentage, locale)));
   if (offer.billingDate) {
     const { day, month } = offer.billingDate;
     lines.push(t.billedOn(day, month ? monthName(month, locale) : undefined));

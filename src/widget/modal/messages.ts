@@ -4,6 +4,7 @@
  */
 export interface Messages {
   close: string;
+  back: string;
   email: string;
   password: string;
   firstName: string;
@@ -12,6 +13,8 @@ export interface Messages {
   logOut: string;
   register: string;
   createAccount: string;
+  /** Above the registration form when a plan's sign-up follows. */
+  registerFor: (plan: string) => string;
   noAccount: string;
   haveAccount: string;
   account: string;
@@ -45,6 +48,8 @@ export interface Messages {
   billedOn: (day: number, month?: string) => string;
   accessUntil: (date: string) => string;
   dueNow: string;
+  /** The order summary's last line: what is charged after today. */
+  then: (price: string, date: string) => string;
   cardNumber: string;
   cardExpiry: string;
   cardCvc: string;
@@ -52,11 +57,17 @@ export interface Messages {
   memberships: string;
   noMemberships: string;
   cancel: string;
+  /** Asked before a membership is cancelled, with the two answers. */
+  cancelAsk: (plan: string, date: string) => string;
+  cancelYes: string;
+  keep: string;
   cancelsOn: (date: string) => string;
   renewsOn: (date: string) => string;
   expiresOn: (date: string) => string;
   invoices: string;
   noInvoices: string;
+  /** Empty states' next step: to the plans. */
+  seePlans: string;
   paymentFailed: string;
   updateCard: string;
   /** The invoice table's column headers: what and when, amount, status. */
@@ -84,6 +95,7 @@ export interface Messages {
 
 const en: Messages = {
   close: 'Close',
+  back: 'Back',
   email: 'E-mail',
   password: 'Password',
   firstName: 'First name',
@@ -92,6 +104,7 @@ const en: Messages = {
   logOut: 'Log out',
   register: 'Create an account',
   createAccount: 'Create account',
+  registerFor: (plan) => `Create your account, then sign up for ${plan}.`,
   noAccount: 'New here?',
   haveAccount: 'Already a member?',
   account: 'Your account',
@@ -124,6 +137,7 @@ const en: Messages = {
   billedOn: (day, month) => (month ? `Billed every year on ${month} ${day}` : `Billed on day ${day} of every month`),
   accessUntil: (date) => `Access until ${date}`,
   dueNow: 'Due now',
+  then: (price, date) => `Then ${price} from ${date}`,
   cardNumber: 'Card number',
   cardExpiry: 'Expiry (MM/YY)',
   cardCvc: 'Security code',
@@ -131,11 +145,15 @@ const en: Messages = {
   memberships: 'Your memberships',
   noMemberships: 'You have no membership yet.',
   cancel: 'Cancel',
+  cancelAsk: (plan, date) => `Cancel ${plan}? You keep access until ${date}, and nothing more is charged.`,
+  cancelYes: 'Yes, cancel it',
+  keep: 'Keep it',
   cancelsOn: (date) => `Ends on ${date}`,
   renewsOn: (date) => `Renews on ${date}`,
   expiresOn: (date) => `Expires on ${date}`,
   invoices: 'Invoices',
   noInvoices: 'No invoices yet.',
+  seePlans: 'See the plans',
   paymentFailed: 'The last payment failed; it is tried again in a day.',
   updateCard: 'Use another card',
   invoiceColumns: ['Invoice', 'Amount', 'Status'],
@@ -165,6 +183,7 @@ const en: Messages = {
 
 const de: Messages = {
   close: 'Schließen',
+  back: 'Zurück',
   email: 'E-Mail',
   password: 'Passwort',
   firstName: 'Vorname',
@@ -173,6 +192,7 @@ const de: Messages = {
   logOut: 'Abmelden',
   register: 'Konto erstellen',
   createAccount: 'Konto erstellen',
+  registerFor: (plan) => `Erstellen Sie Ihr Konto, dann buchen Sie ${plan}.`,
   noAccount: 'Neu hier?',
   haveAccount: 'Schon Mitglied?',
   account: 'Ihr Konto',
@@ -205,6 +225,7 @@ const de: Messages = {
   billedOn: (day, month) => (month ? `Abrechnung jährlich am ${day}. ${month}` : `Abrechnung am ${day}. jedes Monats`),
   accessUntil: (date) => `Zugang bis ${date}`,
   dueNow: 'Jetzt fällig',
+  then: (price, date) => `Danach ${price} ab ${date}`,
   cardNumber: 'Kartennummer',
   cardExpiry: 'Gültig bis (MM/JJ)',
   cardCvc: 'Prüfnummer',
@@ -212,11 +233,15 @@ const de: Messages = {
   memberships: 'Ihre Mitgliedschaften',
   noMemberships: 'Sie haben noch keine Mitgliedschaft.',
   cancel: 'Kündigen',
+  cancelAsk: (plan, date) => `${plan} kündigen? Ihr Zugang bleibt bis ${date}, danach wird nichts mehr berechnet.`,
+  cancelYes: 'Ja, kündigen',
+  keep: 'Behalten',
   cancelsOn: (date) => `Endet am ${date}`,
   renewsOn: (date) => `Verlängert sich am ${date}`,
   expiresOn: (date) => `Läuft ab am ${date}`,
   invoices: 'Rechnungen',
   noInvoices: 'Noch keine Rechnungen.',
+  seePlans: 'Zu den Tarifen',
   paymentFailed: 'Die letzte Zahlung ist fehlgeschlagen; sie wird in einem Tag erneut versucht.',
   updateCard: 'Andere Karte verwenden',
   invoiceColumns: ['Rechnung', 'Betrag', 'Status'],

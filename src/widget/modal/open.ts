@@ -72,13 +72,13 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
     case 'signUp': {
       // Registers, then offers the plan named (spec: "registers the user and offers plan sign-up").
       const next = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
-      return loggedIn ? home : registerScreen(next);
+      return loggedIn ? home : registerScreen(next, planPublicId);
     }
     case 'allPlans':
       return loggedIn ? plansScreen : registerScreen(plansScreen);
     case 'planSignUp': {
       const target = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
-      return loggedIn ? target : registerScreen(target);
+      return loggedIn ? target : registerScreen(target, planPublicId);
     }
     // These screens ask for a login themselves (forMember: "log in first", then back to them).
     case 'account':
@@ -102,65 +102,74 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
   }
 }
 
+/** Screens under the account: opened directly (a page's link), their back button leads to it. */
+const UNDER_ACCOUNT = new Set(['memberships', 'invoices', 'accountEdit', 'emailChange', 'passwordChange', 'paymentMethod']);
+
 /** widgets-modal.js's entry: one dialog at a time; a second open replaces the first. */
 let current: ScreenContext | undefined;
 
-export const openModal: OpenModal = async (host: ModalHost, path: string) => {
+/**
+ * Opens the dialog at once, with a spinner, in the page's language (the site's is not known yet),
+ * then asks for the site's settings and draws the screen in the site's words and colours.
+ * Not async: the dialog is open when this returns, so widgets.js can take its own loading
+ * dialog away (open-route.ts) without a moment with none. One route waits for the settings
+ * first: a logged-in /member/plans with no plan named runs the after-registration action, which
+ * may open no dialog at all.
+ */
+export const openModal: OpenModal = (host: ModalHost, path: string) => {
   const route = matchRoute(path);
   if (!route) {
     log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
-    return false;
+    return Promise.resolve(false);
   }
   const doc = document;
-  let config: SiteConfig;
-  try {
-    config = await host.config();
-  } catch (error) {
-    // Offline, or the service is down: say so in a dialog (in the page's language, the site's is
-    // unknown) and reject, so `Service.open` does not resolve as if a screen had opened.
-    log.warn(`the widget's screens cannot open: ${(error as Error).message}`);
-    const t = messagesFor(doc.documentElement.lang.slice(0, 2).toLowerCase());
-    current?.close();
-    current = undefined;
-    const dialog = openDialog(doc, { title: t.problem, closeLabel: t.close });
-    dialog._body.append(el(doc, 'p', { role: 'alert' }, errorText(t, error).message));
-    throw error;
-  }
-  const screen = screenFor(route, !!host.member(), config);
-  if (!screen) {
-    log.warn(`svcopen=${path} opens no screen.`);
-    return true;
-  }
-  // Nothing to show: an after-registration action that stays or leaves needs no dialog.
-  if (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans') {
-    if (config.afterRegistration.action === 'redirect') leave(config.afterRegistration.url);
-    return true;
-  }
-  current?.close();
-  const t = messagesFor(config.locale);
-  const dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, onClose: () => (current = undefined), ...(config.theme && { theme: config.theme }) });
-  const ctx: ScreenContext = {
-    doc,
-    host,
-    dialog,
-    t,
-    config,
-    screens: SCREENS,
-    // A screen that cannot load its data says so in the dialog, in words.
-    show: (next) =>
-      void Promise.resolve()
-        .then(() => next(ctx))
-        .catch((error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message))),
-    close: () => dialog._close(),
-    // The dialog closes even when the address is refused: the member stays on this page, as
-    // after an action that stays (the sign-up or registration behind it is done).
-    go: (url) => {
-      dialog._close();
-      leave(url);
-    },
-    download: leave,
+  const ctx = { doc, host, screens: SCREENS, download: leave } as ScreenContext;
+  // A screen that cannot load its data says so in the dialog, in words.
+  const fail = (error: unknown) => render(ctx, ctx.t.problem, el(doc, 'p', { role: 'alert' }, errorText(ctx.t, error).message));
+  ctx.show = (next, from) => {
+    ctx.from = from;
+    ctx.dialog._body.setAttribute('aria-busy', 'true');
+    void Promise.resolve().then(() => next(ctx)).catch(fail);
   };
-  current = ctx;
-  ctx.show(screen);
-  return true;
+  ctx.close = () => ctx.dialog._close();
+  // The dialog closes even when the address is refused: the member stays on this page, as
+  // after an action that stays (the sign-up or registration behind it is done).
+  ctx.go = (url) => {
+    ctx.close();
+    leave(url);
+  };
+  const begin = () => {
+    current?.close();
+    const t = (ctx.t = messagesFor(doc.documentElement.lang.slice(0, 2).toLowerCase()));
+    ctx.dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, backLabel: t.back, onClose: () => current === ctx && (current = undefined) });
+    current = ctx;
+  };
+  if (!(route.name === 'planSignUp' && !route.params.planPublicId && host.member())) begin();
+  return host.config().then(
+    (config) => {
+      const screen = screenFor(route, !!host.member(), config);
+      // Nothing to show: the runtime signs out without a screen; an after-registration action
+      // that stays or leaves needs no dialog.
+      if (!screen || (screen === afterRegistrationScreen && config.afterRegistration.action !== 'plans')) {
+        ctx.dialog?._close();
+        if (!screen) log.warn(`svcopen=${path} opens no screen.`);
+        else if (config.afterRegistration.action === 'redirect') leave(config.afterRegistration.url);
+        return true;
+      }
+      if (!ctx.dialog) begin();
+      ctx.config = config;
+      const t = (ctx.t = messagesFor(config.locale));
+      ctx.dialog._site(config.theme, t.close, t.back);
+      ctx.show(screen, UNDER_ACCOUNT.has(route.name) ? accountScreen : undefined);
+      return true;
+    },
+    (error: unknown) => {
+      // Offline, or the service is down: say so in the dialog (in the page's language) and
+      // reject, so `Service.open` does not resolve as if a screen had opened.
+      log.warn(`the widget's screens cannot open: ${(error as Error).message}`);
+      if (!ctx.dialog) begin();
+      fail(error);
+      throw error;
+    },
+  );
 };

@@ -2,6 +2,7 @@ import type { MemberInfo, SiteConfig } from '../../contract/member';
 import type { Dialog } from './dialog';
 import type { ModalHost } from './host';
 import type { Messages } from './messages';
+import { el } from './ui';
 
 /** What every screen gets: where to draw, the words, the site, and a way to the next screen. */
 export interface ScreenContext {
@@ -10,8 +11,15 @@ export interface ScreenContext {
   dialog: Dialog;
   t: Messages;
   config: SiteConfig;
-  /** Draws another screen in the same dialog. */
-  show(screen: Screen): void;
+  /**
+   * Draws another screen in the same dialog; `from`, the screen to go back to (the header's back
+   * button), for a screen opened from a list of screens (menus, plans, a membership's card link).
+   */
+  show(screen: Screen, from?: Screen): void;
+  /** The screen the back button returns to, while this one is shown. */
+  from?: Screen | undefined;
+  /** Said once, at the top of the next screen drawn ("Saved."). */
+  notice?: string | undefined;
   /** The screens, for links from one to another (passed in, so no screen imports another). */
   screens: Screens;
   close(): void;
@@ -48,11 +56,18 @@ export const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => vo
   return guarded;
 };
 
-/** Replaces the body with `nodes` under a new title, and moves focus to its first control. */
+/**
+ * Replaces the body with `nodes` under a new title, with the back button and the notice the
+ * screen came with, and moves focus to its first control.
+ */
 export function render(ctx: ScreenContext, title: string, ...nodes: (Node | null)[]): void {
-  ctx.dialog._setTitle(title);
-  ctx.dialog._body.replaceChildren(...nodes.filter((node): node is Node => node !== null));
-  ctx.dialog._focusFirst();
+  const { dialog, from, notice, doc } = ctx;
+  dialog._setTitle(title);
+  dialog._setBack(from && (() => ctx.show(from)));
+  ctx.notice = undefined;
+  dialog._body.removeAttribute('aria-busy');
+  dialog._body.replaceChildren(...[notice ? el(doc, 'p', { class: 'notice', role: 'status' }, notice) : null, ...nodes].filter((node): node is Node => !!node));
+  dialog._focusFirst();
 }
 
 /** The words for a failure: the catalogue's for known codes, the service's own otherwise. */

@@ -13,12 +13,13 @@ import { THEME_COLOUR, THEME_FONT, THEME_FONT_MAX, type SiteTheme } from '../../
 const colour = (value: string | undefined) => THEME_COLOUR.test(value ?? '');
 const font = (value: string | undefined) => !!value && value.length <= THEME_FONT_MAX && THEME_FONT.test(value);
 
-const LIGHT = { t: '#111', b: '#fff', l: '#767676', e: '#b00020' };
-const DARK = { t: '#f3f4f6', b: '#1f2937', l: '#9ca3af', e: '#fca5a5' };
+// l: lines of fields (3:1 on the background), e: errors, g and w: good and warning states (badges).
+const LIGHT = { t: '#111', b: '#fff', l: '#767676', e: '#b00020', g: '#166534', w: '#92400e' };
+const DARK = { t: '#f3f4f6', b: '#1f2937', l: '#9ca3af', e: '#fca5a5', g: '#86efac', w: '#fcd34d' };
 const ACCENT = '#1d4ed8';
 
 const palette = (p: typeof LIGHT, theme: SiteTheme, own: boolean) =>
-  `--t:var(--svc-text,${(own && theme.text) || p.t});--b:var(--svc-background,${(own && theme.background) || p.b});--l:${p.l};--e:${p.e}`;
+  `--t:var(--svc-text,${(own && theme.text) || p.t});--b:var(--svc-background,${(own && theme.background) || p.b});--l:${p.l};--e:${p.e};--g:${p.g};--w:${p.w}`;
 
 /** The `:host` rules for a theme: what the stylesheet's `var(--a)` and the rest resolve to. */
 export function themeRules(given: SiteTheme = {}): string {

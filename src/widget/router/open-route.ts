@@ -1,6 +1,7 @@
 import type { MemberInfo, SiteConfig } from '../../contract/member';
 import { dispatchConversion } from '../conversion';
 import { clone, stringify } from '../json';
+import { showLoading } from '../loading-dialog';
 import type { ModalHost, OpenModal } from '../modal/host';
 import type { Functions } from '../service-api';
 import type { Session } from '../session';
@@ -35,5 +36,15 @@ export async function openRoute(path: string, session: Session, host: ModalHost,
     if (session._member) await session._logout();
     return true;
   }
-  return (await loadModal())(host, path);
+  // The dialog shows at once; the screens' own replaces it once they are downloaded.
+  const loaded = showLoading(session._doc);
+  let open: OpenModal;
+  try {
+    open = await loadModal();
+  } catch (error) {
+    loaded();
+    throw error;
+  }
+  // Closed with Escape while it loaded: the member gave up, nothing opens.
+  return loaded() ? open(host, path) : true;
 }

@@ -17,7 +17,8 @@ function open(onClose = vi.fn()): { dialog: Dialog; onClose: typeof onClose; tri
 
 const hosts = () => document.querySelectorAll(`[${MODAL_ATTRIBUTE}]`);
 const dialogOf = (d: Dialog) => d._root.querySelector('dialog')!;
-const button = (d: Dialog, text: string) => [...d._root.querySelectorAll('button')].find((b) => b.textContent === text)!;
+/** A button by its accessible name: its aria-label (the icon buttons), else its text. */
+const button = (d: Dialog, text: string) => [...d._root.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') ?? b.textContent) === text)!;
 
 test('one host with data-svc-modal and an open shadow root holds a modal dialog labelled by its title', () => {
   const { dialog } = open();
@@ -106,5 +107,31 @@ test('focus goes to the first form field, before a link in the text above it; wi
   expect(dialog._root.activeElement?.textContent).toBe('the terms');
   dialog._body.innerHTML = '<p>Nothing to do.</p>';
   dialog._focusFirst();
-  expect(dialog._root.activeElement?.textContent).toBe('Close');
+  expect(dialog._root.activeElement?.getAttribute('aria-label')).toBe('Close');
+});
+
+test('the icon buttons have accessible names; the back button shows only with a way back, calls it, and is skipped by the Tab wrap while hidden', () => {
+  const { dialog } = open();
+  const close = dialog._root.querySelector('button.icon:not([hidden])')!;
+  expect([close.textContent, close.getAttribute('aria-label'), close.getAttribute('title')]).toEqual(['×', 'Close', 'Close']);
+  const back = dialog._root.querySelector<HTMLButtonElement>('header button')!;
+  expect(back.hidden).toBe(true);
+  const tab = (shiftKey: boolean) => dialog._root.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey, bubbles: true, cancelable: true }));
+  (close as HTMLElement).focus();
+  tab(true); // Shift+Tab from the only visible control stays on it, never on the hidden back button
+  expect(dialog._root.activeElement).toBe(close);
+  const went = vi.fn();
+  dialog._setBack(went);
+  expect(back.hidden).toBe(false);
+  back.click();
+  expect(went).toHaveBeenCalledTimes(1);
+  dialog._setBack();
+  expect(back.hidden).toBe(true);
+});
+
+test('the site’s theme and words arrive after the dialog opened: the style and the icon buttons’ names follow', () => {
+  const { dialog } = open();
+  dialog._site({ accent: '#0f766e' }, 'Schließen', 'Zurück');
+  expect(dialog._root.querySelector('style')!.textContent).toContain('#0f766e');
+  expect([...dialog._root.querySelectorAll('button.icon')].map((b) => b.getAttribute('aria-label'))).toEqual(['Zurück', 'Schließen']);
 });

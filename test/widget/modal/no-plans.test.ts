@@ -30,7 +30,7 @@ async function register(): Promise<void> {
   const role = m.root.querySelector('select') as HTMLSelectElement;
   role.value = 'developer';
   role.dispatchEvent(new Event('change', { bubbles: true }));
-  (m.root.querySelector('input[type=checkbox]') as HTMLInputElement).click(); // the terms, required
+  (m.root.querySelector('input[type=checkbox][required]') as HTMLInputElement).click(); // the terms, required
   m.button('Create account').click();
 }
 

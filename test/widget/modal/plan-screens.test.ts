@@ -5,6 +5,7 @@
  * invoices, account), against the real service in MSW with the demo fixture's plans and the
  * built-in test processor (docs/member-api.md "Payments").
  */
+import { http, HttpResponse } from 'msw';
 import { waitFor } from '@testing-library/dom';
 import { expect, test } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../../src/contract/member';
@@ -224,27 +225,51 @@ test('sign_up/lifetime, logged out: the register screen, then the lifetime sign-
 // ---------------------------------------------------------------------------------------------
 // /member/memberships
 
-test('memberships (Ada): Community and Monthly with their dates; "Cancel: Monthly" cancels at period end', async () => {
+test('memberships (Ada): Community and Monthly with their dates as badges; "Cancel: Monthly" asks first, "Keep it" keeps it, "Yes, cancel it" cancels at period end', async () => {
   const h = await svcopen('/member/memberships', ADA);
   const m = await waitForScreen('Your memberships');
   const info = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo;
   const monthly = info.memberships.find((x) => x.publicPlanId === 'monthly')!;
   expect(monthly.billingPeriodEnd).toBeDefined();
   const items = () => [...modal().root.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
-  expect(items()).toEqual(['Community', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)} Cancel: Monthly`]);
+  expect(items()).toEqual(['Community', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)}Cancel: Monthly`]);
+  expect(modal().root.querySelector('li .badge.ok')!.textContent).toBe(`Renews on ${enDate(monthly.billingPeriodEnd!)}`);
   expect(m.q.queryByRole('button', { name: 'Cancel: Community' })).toBeNull();
-  const events = recordEvents();
 
+  // Asked first, in the card: what it means, and the two answers; "Keep it" changes nothing.
   m.button('Cancel: Monthly').click();
+  expect(modal().q.getByRole('alert').textContent).toBe(`Cancel Monthly? You keep access until ${enDate(monthly.billingPeriodEnd!)}, and nothing more is charged.`);
+  expect(modal().root.activeElement).toBe(modal().button('Yes, cancel it'));
+  modal().button('Keep it').click();
+  expect(modal().q.queryByRole('button', { name: 'Yes, cancel it' })).toBeNull();
+  expect(h.requests('POST', `/memberships/${monthly.id}/cancel`)).toBe(0);
+
+  const events = recordEvents();
+  modal().button('Cancel: Monthly').click();
+  modal().button('Yes, cancel it').click();
   await waitFor(() => expect(items()[1]).toMatch(/^Monthly Ends on /));
   expect(h.requests('POST', `/memberships/${monthly.id}/cancel`)).toBe(1);
   const after = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
   expect(after.cancelsOn).toBeDefined();
   expect(items()[1]).toBe(`Monthly Ends on ${enDate(after.cancelsOn!)}`);
+  expect(modal().root.querySelector('li .badge.warn')!.textContent).toBe(`Ends on ${enDate(after.cancelsOn!)}`);
   expect(modal().q.queryByRole('button', { name: /Cancel/ })).toBeNull();
   expect(modal().title).toBe('Your memberships');
   // The refreshed member reached the page too.
   expect(events.names()).toContain('Service.member.info');
+});
+
+test('memberships: a cancellation the service refuses is reported in the card, and may be tried again', async () => {
+  const h = await svcopen('/member/memberships', ADA);
+  await waitForScreen('Your memberships');
+  const monthly = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  h.mock.server.use(http.post(`${h.base}/memberships/${monthly.id}/cancel`, () => HttpResponse.json({ error: { code: 'internal', message: 'The service failed.' } }, { status: 500 })));
+  modal().button('Cancel: Monthly').click();
+  modal().button('Yes, cancel it').click();
+  await waitFor(() => expect(modal().root.querySelector('li [role=alert].field-error')).not.toBeNull());
+  expect(modal().root.querySelector('li [role=alert].field-error')!.textContent).not.toBe('');
+  expect(modal().button('Cancel: Monthly').disabled).toBe(false);
+  expect((h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!.cancelsOn).toBeUndefined();
 });
 
 test('a failed payment: the membership says so and leads to the card form; a new card is charged at once and clears it', async () => {
@@ -277,7 +302,7 @@ test('memberships, logged out: log in first, then the list', async () => {
   m.form().requestSubmit();
   const list = await waitForScreen('Your memberships');
   expect(list.host).toBe(m.host);
-  expect([...list.root.querySelectorAll('li strong')].map((s) => s.textContent)).toEqual(['Community', 'Monthly']);
+  expect([...list.root.querySelectorAll('li h3')].map((s) => s.textContent)).toEqual(['Community', 'Monthly']);
 });
 
 test('memberships with none (Grace): says so', async () => {

@@ -81,9 +81,12 @@ test('sign_in, logged in, on a site without a member menu: the account screen, w
   const body = m.dialog.textContent!;
   expect(body).toContain('Ada Lovelace');
   expect(body).toContain(ADA.email);
-  // As text of their own, not inside a control.
-  const texts = [...m.root.querySelectorAll('dd')].map((dd) => dd.textContent);
-  expect(texts).toEqual(['Ada Lovelace', ADA.email]);
+  // As a header of their own, not inside a control: initials (hidden from assistive technology), name, e-mail.
+  const who = m.root.querySelector('.who')!;
+  expect(who.querySelector('.avatar')!.getAttribute('aria-hidden')).toBe('true');
+  expect(who.querySelector('.avatar')!.textContent).toBe('AL');
+  expect(who.querySelector('strong')!.textContent).toBe('Ada Lovelace');
+  expect(who.querySelector('.muted')!.textContent!.trim()).toBe(ADA.email);
   expect(m.button('Log out').type).toBe('button');
 });
 
@@ -105,7 +108,8 @@ test('the account screen’s Log out button logs out (member.logout, the session
 test('sign_up, logged out: the register screen with names, e-mail, password and all five kinds of custom field', async () => {
   const h = await svcopen('/member/sign_up');
   const m = await waitForScreen('Create an account');
-  const names = [...m.form().querySelectorAll('input, select, textarea')].map((c) => c.getAttribute('name'));
+  // The API's field names, in order (a multiple choice's group carries its name, its boxes none).
+  const names = [...m.form().querySelectorAll('input, select, textarea, fieldset')].filter((c) => c.tagName === 'FIELDSET' || !c.closest('fieldset')).map((c) => c.getAttribute('name'));
   expect(names).toEqual([
     'firstName',
     'lastName',
@@ -131,9 +135,11 @@ test('sign_up, logged out: the register screen with names, e-mail, password and 
   expect([...role.options].map((o) => o.value)).toEqual(['', 'developer', 'designer', 'other']);
   expect(role.value).toBe(''); // nothing chosen for the member
   expect([...role.options].slice(1).map((o) => o.textContent)).toEqual(['Developer', 'Designer', 'Other']);
-  const topics = m.q.getByLabelText('Topics') as HTMLSelectElement;
-  expect([topics.tagName, topics.name, topics.multiple]).toEqual(['SELECT', fieldName(h, 'topics'), true]);
-  expect([...topics.options].map((o) => o.value)).toEqual(['widgets', 'apis', 'billing']);
+  // A multiple choice is a group of checkboxes named by its legend (no Ctrl-click list box).
+  const topics = m.q.getByRole('group', { name: 'Topics' });
+  expect([topics.tagName, topics.getAttribute('name')]).toEqual(['FIELDSET', fieldName(h, 'topics')]);
+  expect([...topics.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].map((o) => o.value)).toEqual(['widgets', 'apis', 'billing']);
+  expect((m.q.getByLabelText('APIs') as HTMLInputElement).checked).toBe(false);
   const terms = m.q.getByLabelText('I accept the terms (required)') as HTMLInputElement;
   expect([terms.tagName, terms.type, terms.name, terms.checked]).toEqual(['INPUT', 'checkbox', fieldName(h, 'terms'), false]);
   // Only the required ones say so.
@@ -157,7 +163,7 @@ test('sign_up on a site whose after-registration action is to stay: registers th
   fill(m.control(fieldName(h, 'company')), 'NASA');
   fill(m.control<HTMLTextAreaElement>(fieldName(h, 'bio')), 'Computes trajectories.\nBy hand.');
   choose(m.control<HTMLSelectElement>(fieldName(h, 'role')), 'other');
-  choose(m.control<HTMLSelectElement>(fieldName(h, 'topics')), 'apis', 'billing');
+  for (const value of ['apis', 'billing']) m.control(fieldName(h, 'topics')).querySelector<HTMLInputElement>(`[value=${value}]`)!.click();
   m.control(fieldName(h, 'terms')).click();
   m.button('Create account').click();
   await waitFor(() => expect(hosts()).toHaveLength(0));
@@ -201,7 +207,7 @@ test('account, logged out: log in first, then the account screen in the same dia
   m.button('Log in').click();
   const a = await waitForScreen('Your account');
   expect(a.host).toBe(m.host);
-  expect([...a.root.querySelectorAll('dd')].map((dd) => dd.textContent)).toEqual(['Grace Hopper', GRACE.email]);
+  expect(a.root.querySelector('.who')!.textContent).toBe(`GHGrace Hopper ${GRACE.email}`);
   expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true });
 });
 

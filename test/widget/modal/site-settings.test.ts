@@ -31,7 +31,7 @@ async function register(): Promise<void> {
   const h = m.root.querySelector('select') as HTMLSelectElement; // Role, required
   h.value = 'developer';
   h.dispatchEvent(new Event('change', { bubbles: true }));
-  (m.root.querySelector('input[type=checkbox]') as HTMLInputElement).click(); // the terms, required
+  (m.root.querySelector('input[type=checkbox][required]') as HTMLInputElement).click(); // the terms, required
   m.button('Create account').click();
 }
 

@@ -128,6 +128,12 @@ export function fieldError(root: ShadowRoot, control: Element): string {
 export function expectAllLabelled(root: ShadowRoot): void {
   const controls = [...root.querySelectorAll('input, select, textarea')];
   for (const control of controls) {
+    // A choice in a group (a multiple-select's checkboxes) is labelled by the label around it.
+    const around = control.closest('fieldset label');
+    if (around) {
+      expect(around.textContent!.trim(), `label around a ${control.getAttribute('value')} box`).not.toBe('');
+      continue;
+    }
     expect(control.id, `${control.getAttribute('name')} has an id`).not.toBe('');
     const label = root.querySelector(`label[for="${control.id}"]`);
     expect(label, `label for ${control.getAttribute('name')}`).not.toBeNull();

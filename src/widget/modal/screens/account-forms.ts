@@ -2,12 +2,14 @@ import type { SavedCard, SignupFieldValue } from '../../../contract/member';
 import { brandName } from '../format';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
+import { cardFields } from './card-fields';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
 
-/** After a change: the account screen, which shows it. */
-const done = async (ctx: ScreenContext) => {
-  await ctx.host.refresh();
+/** After a change: the account screen, which shows it, under "Saved.". */
+const done = async (ctx: ScreenContext, refresh = true) => {
+  if (refresh) await ctx.host.refresh();
+  ctx.notice = ctx.t.saved;
   ctx.show(ctx.screens.account);
 };
 
@@ -63,7 +65,7 @@ export const passwordChangeScreen: Screen = forMember((ctx) => {
     ],
     async (f) => {
       await ctx.host.call('PUT', '/me/password', { password: valueOf(f, 'password'), newPassword: valueOf(f, 'newPassword') });
-      ctx.show(ctx.screens.account);
+      await done(ctx, false);
     },
   );
   render(ctx, t.changePassword, form);
@@ -72,22 +74,20 @@ export const passwordChangeScreen: Screen = forMember((ctx) => {
 /** The saved card (GET /payment-method) and a form to replace it (PUT). */
 export const paymentMethodScreen: Screen = forMember(async (ctx) => {
   const { doc, t, host } = ctx;
-  const saved = await host.call<SavedCard>('GET', '/payment-method').catch(() => null);
-  const status = el(doc, 'p', { role: 'status' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
+  const saved = await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null);
+  const status = el(doc, 'p', { role: 'status', class: 'summary' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
   const form = actionForm(
     ctx,
     t.saveCard,
-    [
-      labelled(doc, t.cardNumber, input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', required: '' })),
-      labelled(doc, t.cardExpiry, input(doc, 'cardExpiry', 'text', { autocomplete: 'cc-exp', placeholder: 'MM/YY', required: '' })),
-      labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', required: '' })),
-    ],
+    cardFields(ctx, true),
     async (f) => {
       const card = await host.call<SavedCard>('PUT', '/payment-method', {
         cardNumber: valueOf(f, 'cardNumber'), cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc'),
       });
       status.textContent = `${t.saved} ${brandName(card.brand)} •••• ${card.last4}`;
       f.reset();
+      // The brand shown under the emptied number goes too.
+      f.querySelector('[name=cardNumber]')!.dispatchEvent(new Event('input'));
       // The service retried a failed payment on the new card: the memberships show how it went.
       if (host.member()?.memberships.some((m) => m.paymentFailure)) await host.refresh();
     },

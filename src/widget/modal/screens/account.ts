@@ -1,11 +1,20 @@
-import { forMember, render, type Screen } from '../screen';
+import type { MemberInfo } from '../../../contract/member';
+import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { logoutButton, screenLinks } from './menu-links';
 
-/** The member's account: who is logged in, links to the other screens, and logging out. */
+/** Who is logged in: initials in a circle (decoration: the name follows), the name, the e-mail. */
+export function memberHeader({ doc }: ScreenContext, member: MemberInfo): HTMLElement {
+  const initials = (member.name || member.email).split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((word) => word[0]!.toUpperCase()).join('');
+  return el(doc, 'div', { class: 'who' },
+    el(doc, 'span', { class: 'avatar', 'aria-hidden': 'true' }, initials),
+    el(doc, 'p', {}, el(doc, 'strong', {}, member.name || member.email), member.name ? el(doc, 'span', { class: 'muted' }, ' ', el(doc, 'br'), member.email) : null));
+}
+
+/** The member's account: who is logged in, a menu of the other screens, and logging out. */
 export const accountScreen: Screen = forMember((ctx, member) => {
   const { doc, t } = ctx;
-  const links = screenLinks(ctx, [
+  const links = screenLinks(ctx, accountScreen, [
     [t.memberships, ctx.screens.memberships],
     [t.invoices, ctx.screens.invoices],
     [t.plans, ctx.screens.plans],
@@ -14,11 +23,5 @@ export const accountScreen: Screen = forMember((ctx, member) => {
     [t.changePassword, ctx.screens.passwordChange],
     [t.paymentMethod, ctx.screens.paymentMethod],
   ]);
-  render(
-    ctx,
-    t.account,
-    el(doc, 'ul', { class: 'menu' }, ...links),
-    el(doc, 'dl', {}, el(doc, 'dt', {}, t.name), el(doc, 'dd', {}, member.name || '—'), el(doc, 'dt', {}, t.email), el(doc, 'dd', {}, member.email)),
-    logoutButton(ctx),
-  );
+  render(ctx, t.account, memberHeader(ctx, member), el(doc, 'ul', { class: 'menu' }, ...links), el(doc, 'div', { class: 'actions' }, logoutButton(ctx)));
 });

@@ -50,6 +50,6 @@ async function offerPlans(ctx: ScreenContext, contentId: string): Promise<void> 
     ctx,
     t.plans,
     el(doc, 'p', { role: 'alert' }, plans.length ? t.contentFor : t.contentClosed),
-    plans.length ? el(doc, 'ul', { class: 'menu' }, ...choices) : null,
+    plans.length ? el(doc, 'ul', { class: 'actions' }, ...choices) : null,
   );
 }

@@ -21,21 +21,26 @@ export function customField(ctx: ScreenContext, field: SignupFieldDefinition, va
     }
     case 'checkbox':
       return labelled(doc, label, input(doc, name, 'checkbox', { ...required, ...(value === true && { checked: '' }) }));
-    case 'select':
+    case 'select': {
+      const options = (field.options ?? []).map((o) => el(doc, 'option', { value: o.value, ...(value === o.value && { selected: '' }) }, o.label));
+      return labelled(doc, label, el(doc, 'select', { name, ...required }, el(doc, 'option', { value: '' }, '—'), ...options));
+    }
     case 'multiple-select': {
-      const multiple = field.type === 'multiple-select';
-      const chosen = (v: string) => (Array.isArray(value) ? value.includes(v) : value === v);
-      const options = (field.options ?? []).map((o) => el(doc, 'option', { value: o.value, ...(chosen(o.value) && { selected: '' }) }, o.label));
-      const select = el(doc, 'select', { name, ...required, ...(multiple && { multiple: '' }) }, multiple ? null : el(doc, 'option', { value: '' }, '—'), ...options);
-      return labelled(doc, label, select);
+      // A group of checkboxes (a list box would need Ctrl-click). The group carries the name, so
+      // the service's error for the field lands under it (ui.ts showErrors).
+      const id = `svc-group-${field.id}`;
+      return el(doc, 'fieldset', { class: 'field', name, id, 'aria-describedby': `${id}-error` },
+        el(doc, 'legend', {}, label),
+        ...(field.options ?? []).map((o) => el(doc, 'label', {}, el(doc, 'input', { type: 'checkbox', value: o.value, ...(Array.isArray(value) && value.includes(o.value) && { checked: '' }) }), o.label)),
+        el(doc, 'span', { class: 'field-error', id: `${id}-error` }));
     }
   }
 }
 
 export function readCustom(form: HTMLFormElement, field: SignupFieldDefinition): SignupFieldValue | undefined {
-  const control = form.elements.namedItem(nameOf(field));
-  if (field.type === 'checkbox') return (control as HTMLInputElement).checked;
-  if (field.type === 'multiple-select') return [...(control as HTMLSelectElement).selectedOptions].map((o) => o.value);
-  const value = (control as HTMLInputElement).value;
+  const control = form.querySelector<HTMLInputElement>(`[name="${nameOf(field)}"]`)!;
+  if (field.type === 'checkbox') return control.checked;
+  if (field.type === 'multiple-select') return [...control.querySelectorAll<HTMLInputElement>(':checked')].map((o) => o.value);
+  const value = control.value;
   return value === '' ? undefined : value;
 }

@@ -21,7 +21,9 @@ export function actionForm(ctx: ScreenContext, label: string, fields: Node[], su
         // Every bad field at once, each in its own words next to it.
         const all = (error as { errors?: { code: string; path: string; message: string }[] }).errors;
         showErrors(form, all ? all.map((e) => errorText(ctx.t, e)) : [errorText(ctx.t, error)]);
-        form.querySelector<HTMLElement>('[aria-invalid]')?.focus();
+        const invalid = form.querySelector<HTMLElement>('[aria-invalid]');
+        // A group (a multiple-select's checkboxes) is not focusable: its first box is.
+        (invalid?.querySelector('input') ?? invalid)?.focus();
       })
       .finally(() => {
         button.disabled = false;

@@ -2,18 +2,20 @@ import type { InvoiceSummary } from '../../../contract/member';
 import { date, money } from '../format';
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
+import { seePlans } from './memberships';
 
-/** The member's invoices, newest first, failed attempts included. */
+/** The member's invoices, newest first, failed attempts included, each with its status as a badge. */
 export const invoicesScreen: Screen = forMember(async (ctx) => {
   const { doc, t, config, host } = ctx;
   const invoices = await host.call<InvoiceSummary[]>('GET', '/invoices');
   // Three columns, what and when in one, so the table fits a 320 px screen.
   const rows = invoices.map((i) =>
     el(doc, 'tr', {},
-      el(doc, 'td', {}, el(doc, 'span', { class: 'what' }, i.status === 'paid' ? i.description : t.attempt(i.description)), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
-      el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)), el(doc, 'td', {}, i.status === 'paid' ? t.paid : t.failed)),
+      el(doc, 'td', {}, el(doc, 'span', {}, i.status === 'paid' ? i.description : t.attempt(i.description)), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
+      el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)),
+      el(doc, 'td', {}, i.status === 'paid' ? el(doc, 'span', { class: 'badge ok' }, t.paid) : el(doc, 'span', { class: 'badge bad' }, t.failed))),
   );
   // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.
   const head = el(doc, 'thead', {}, el(doc, 'tr', {}, ...t.invoiceColumns.map((name) => el(doc, 'th', { scope: 'col' }, name))));
-  render(ctx, t.invoices, rows.length > 0 ? el(doc, 'table', {}, head, el(doc, 'tbody', {}, ...rows)) : el(doc, 'p', {}, t.noInvoices));
+  render(ctx, t.invoices, ...(rows.length > 0 ? [el(doc, 'table', {}, head, el(doc, 'tbody', {}, ...rows))] : [el(doc, 'p', {}, t.noInvoices), seePlans(ctx, invoicesScreen)]));
 });

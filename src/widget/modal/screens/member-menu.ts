@@ -1,5 +1,6 @@
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
+import { memberHeader } from './account';
 import { logoutButton, screenLinks } from './menu-links';
 
 /**
@@ -8,16 +9,14 @@ import { logoutButton, screenLinks } from './menu-links';
  */
 export const memberMenuScreen: Screen = forMember((ctx, member) => {
   const { doc, t } = ctx;
-  const links = screenLinks(ctx, [
+  const links = screenLinks(ctx, memberMenuScreen, [
     [t.account, ctx.screens.account],
     [t.memberships, ctx.screens.memberships],
     [t.invoices, ctx.screens.invoices],
     [t.plans, ctx.screens.plans],
   ]);
-  render(
-    ctx,
-    t.menu,
-    el(doc, 'p', {}, t.signedInAs(member.name || member.email)),
-    el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logoutButton(ctx, { class: 'link' })))),
-  );
+  const header = memberHeader(ctx, member);
+  // Said in words too: "Logged in as …" (the header's name alone would not say it).
+  header.querySelector('strong')!.textContent = t.signedInAs(member.name || member.email);
+  render(ctx, t.menu, header, el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logoutButton(ctx, { class: 'link' })))));
 });

@@ -1,11 +1,14 @@
 import type { Screen, ScreenContext } from '../screen';
 import { el } from '../ui';
 
-/** A list of buttons, each opening its screen in the same dialog (the account screen, the member menu). */
-export function screenLinks(ctx: ScreenContext, entries: readonly (readonly [label: string, screen: Screen])[]): HTMLLIElement[] {
+/**
+ * A menu of rows, each opening its screen in the same dialog, with a way back to `from` (the
+ * account screen, the member menu).
+ */
+export function screenLinks(ctx: ScreenContext, from: Screen, entries: readonly (readonly [label: string, screen: Screen])[]): HTMLLIElement[] {
   return entries.map(([label, screen]) => {
     const link = el(ctx.doc, 'button', { type: 'button', class: 'link' }, label);
-    link.addEventListener('click', () => ctx.show(screen));
+    link.addEventListener('click', () => ctx.show(screen, from));
     return el(ctx.doc, 'li', {}, link);
   });
 }
@@ -20,9 +23,12 @@ export function logoutButton(ctx: ScreenContext, attributes: Record<string, stri
   return logout;
 }
 
-/** "Choose: <plan>", opening that plan's sign-up in the same dialog (the plans, and the plans that open content). */
-export function planChoice(ctx: ScreenContext, plan: { publicId: string; name: string }): HTMLButtonElement {
-  const choose = el(ctx.doc, 'button', { type: 'button' }, `${ctx.t.choose}: ${plan.name}`);
-  choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId)));
+/**
+ * "Choose: <plan>", opening that plan's sign-up in the same dialog (the plans, and the plans that
+ * open content); back leads to `from`, the list it was chosen from.
+ */
+export function planChoice(ctx: ScreenContext, plan: { publicId: string; name: string }, from?: Screen): HTMLButtonElement {
+  const choose = el(ctx.doc, 'button', { type: 'button', class: 'primary' }, `${ctx.t.choose}: ${plan.name}`);
+  choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId), from));
   return choose;
 }

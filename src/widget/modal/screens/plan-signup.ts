@@ -1,47 +1,49 @@
 import type { ConversionDetail, PlanOffer, SavedCard } from '../../../contract/member';
-import { brandName, money, price, terms } from '../format';
+import { brandName, date, money, percent, perInterval, price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
-import { el, input, labelled } from '../ui';
+import { el } from '../ui';
+import { cardFields } from './card-fields';
 import { actionForm, valueOf } from './form';
 
 /**
- * One plan's sign-up: what it costs (price and interval, trial, fee, tax with its description,
- * billing date, instalments, expiry), the card when something is due or will be, then
- * POST /memberships. Success sends `Service.conversion` and goes to the plan's welcome page.
- * A member on the plan already goes to its content (spec 4.1).
+ * One plan's sign-up, as a card: the plan (price and interval, trial, instalments, billing date,
+ * expiry, its description), an order summary (fee, tax, due now, what follows), then the card
+ * when something is due or will be, and POST /memberships. Success sends `Service.conversion`
+ * and goes to the plan's welcome page. A member on the plan already goes to its content (spec 4.1).
  */
 export function planSignupScreen(publicId: string): Screen {
   return async (ctx: ScreenContext) => {
     const { doc, t, config, host } = ctx;
+    const { locale } = config;
     const offer = await host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(publicId)}`);
     const mine = host.member()?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
     if (mine) return ctx.go(mine.contentUrl);
-    const paid = !!offer.currency;
-    const saved = paid ? await host.call<SavedCard>('GET', '/payment-method').catch(() => null) : null;
-    const card = paid
-      ? [
-          saved ? el(doc, 'p', {}, t.savedCard(brandName(saved.brand), saved.last4)) : null,
-          labelled(doc, t.cardNumber, input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', ...(!saved && { required: '' }) })),
-          labelled(doc, t.cardExpiry, input(doc, 'cardExpiry', 'text', { autocomplete: 'cc-exp', placeholder: 'MM/YY' })),
-          labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc' })),
-        ].filter((node): node is HTMLElement => !!node)
-      : [];
-    const form = actionForm(ctx, t.signUp, card, async (f) => {
+    const { currency, dueNow, recurring } = offer;
+    // No saved card is an answer (204, null), not a failure.
+    const saved = currency ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
+    const form = actionForm(ctx, t.signUp, currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...cardFields(ctx, !saved)] : [], async (f) => {
       const number = valueOf(f, 'cardNumber');
       const body = { planPublicId: offer.publicId, ...(number && { cardNumber: number, cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc') }) };
       const detail = await host.call<ConversionDetail>('POST', '/memberships', body);
       await host.converted(detail);
       ctx.go(detail.membership.welcomeUrl);
     });
-    const due = offer.currency ? el(doc, 'p', { class: 'due' }, `${t.dueNow}: ${money(offer.dueNow.grandTotalCents, offer.currency, config.locale)}`) : null;
+    const row = (label: string, cents: number, cls = 'row') => el(doc, 'p', { class: cls }, el(doc, 'span', {}, `${label}: `), money(cents, currency!, locale));
+    const summary = currency
+      ? el(doc, 'div', { class: 'summary' },
+        offer.signupFeeCents ? row(t.signupFee, offer.signupFeeCents) : null,
+        dueNow.taxCents ? row(t.tax(percent(offer.taxPercentage!, locale)), dueNow.taxCents) : null,
+        row(t.dueNow, dueNow.grandTotalCents, 'row due'),
+        recurring ? el(doc, 'p', { class: 'muted' }, t.then(perInterval(offer, t, locale, true), date(recurring.firstChargeAt, locale))) : null)
+      : null;
     render(
       ctx,
       offer.name,
-      el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
-      ...terms(offer, t, config.locale).map((line) => el(doc, 'p', {}, line)),
-      ...[offer.taxDescription, offer.description].filter((html): html is string => !!html).map((html) => el(doc, 'div', { class: 'rich' }, richText(doc, html))),
-      ...(due ? [due] : []),
+      el(doc, 'p', { class: 'price' }, price(offer, t, locale)),
+      ...terms(offer, t, locale, true).map((line) => el(doc, 'p', { class: 'terms' }, line)),
+      ...[offer.description, offer.taxDescription].filter((html): html is string => !!html).map((html) => el(doc, 'div', { class: 'rich' }, richText(doc, html))),
+      summary,
       form,
     );
   };

@@ -20,12 +20,12 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
       'li',
       {},
       el(doc, 'h3', {}, offer.name),
-      mine.has(offer.publicId) ? el(doc, 'p', { class: 'badge' }, t.yourPlan) : null,
+      mine.has(offer.publicId) ? el(doc, 'p', { class: 'badge ok' }, t.yourPlan) : null,
       el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
-      ...terms(offer, t, config.locale).map((line) => el(doc, 'p', {}, line)),
+      ...terms(offer, t, config.locale).map((line) => el(doc, 'p', { class: 'terms' }, line)),
       offer.description ? el(doc, 'div', { class: 'rich' }, richText(doc, offer.description)) : null,
-      planChoice(ctx, offer),
+      planChoice(ctx, offer, plansScreen),
     ),
   );
-  render(ctx, t.plans, items.length ? el(doc, 'ul', { class: 'plans' }, ...items) : el(doc, 'p', {}, t.noPlans));
+  render(ctx, t.plans, items.length ? el(doc, 'ul', { class: 'plans cards' }, ...items) : el(doc, 'p', {}, t.noPlans));
 }

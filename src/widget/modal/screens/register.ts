@@ -1,13 +1,20 @@
-import type { SignupFieldValue } from '../../../contract/member';
+import type { PlanOffer, SignupFieldValue } from '../../../contract/member';
+import { price } from '../format';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
 
-/** Create an account with the site's custom sign-up fields; then `next`, or the dialog closes. */
-export function registerScreen(next?: Screen): Screen {
+/**
+ * Create an account with the site's custom sign-up fields; then `next`, or the dialog closes.
+ * When `plan` (a public id or key) is the plan whose sign-up follows, the screen names it once
+ * GET /plans/{plan} answers (the form does not wait for it).
+ */
+export function registerScreen(next?: Screen, plan?: string): Screen {
   return (ctx: ScreenContext) => {
     const { doc, t, config } = ctx;
+    const intro = el(doc, 'p', { class: 'muted' });
+    if (plan) void ctx.host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(plan)}`).then((offer) => (intro.textContent = t.registerFor(`${offer.name} (${price(offer, t, config.locale)})`)), () => undefined);
     const custom = config.signupFields.map((field) => customField(ctx, field));
     const form = actionForm(
       ctx,
@@ -38,7 +45,7 @@ export function registerScreen(next?: Screen): Screen {
     );
     const toLogin = el(doc, 'button', { type: 'button', class: 'link' }, t.logIn);
     toLogin.addEventListener('click', () => ctx.show(ctx.screens.login(next)));
-    render(ctx, t.register, form, el(doc, 'p', {}, `${t.haveAccount} `, toLogin));
+    render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, toLogin));
   };
 }
 

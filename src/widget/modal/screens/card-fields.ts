@@ -1,0 +1,42 @@
+import { brandName } from '../format';
+import type { ScreenContext } from '../screen';
+import { el, input, labelled } from '../ui';
+
+/** The brand a card number starts with, as the service names brands (`visa`, `amex`…); '' for none. */
+export const cardBrand = (digits: string): string =>
+  /^4/.test(digits) ? 'visa' : /^(5[1-5]|2[2-7])/.test(digits) ? 'mastercard' : /^3[47]/.test(digits) ? 'amex' : /^6(011|5)/.test(digits) ? 'discover' : '';
+
+/** A card number in the groups printed on the card: 4 4 4 4, American Express 4 6 5. */
+export const groupCardNumber = (digits: string): string =>
+  (/^3[47]/.test(digits) ? /^(\d{1,4})(\d{1,6})?(\d{1,5})?/.exec(digits)!.slice(1).filter(Boolean) : digits.match(/\d{1,4}/g) ?? []).join(' ');
+
+/**
+ * The card's number, expiry and security code, named as POST /memberships and PUT
+ * /payment-method name them. As the member types, the number is spaced in groups and its brand
+ * shown under it, and the expiry gets its slash; the caret is left alone when the member edits
+ * in the middle.
+ */
+export function cardFields({ doc, t }: ScreenContext, required: boolean): HTMLElement[] {
+  const need: Record<string, string> = required ? { required: '' } : {};
+  const number = input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', ...need });
+  const expiry = input(doc, 'cardExpiry', 'text', { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY', ...need });
+  const brand = el(doc, 'span', { class: 'muted', 'aria-live': 'polite' });
+  const reformat = (control: HTMLInputElement, format: (digits: string, event: InputEvent) => string) =>
+    control.addEventListener('input', (event) => {
+      if (control.selectionStart !== control.value.length) return;
+      control.value = format(control.value.replace(/\D/g, ''), event as InputEvent);
+    });
+  reformat(number, (digits) => {
+    brand.textContent = brandName(cardBrand(digits) || 'unknown');
+    return groupCardNumber(digits.slice(0, 19));
+  });
+  // "12" becomes "12/" as it is typed, not as it is deleted back to.
+  reformat(expiry, (digits, event) => (digits.length > 2 || (digits.length === 2 && !event.inputType?.startsWith('delete')) ? `${digits.slice(0, 2)}/${digits.slice(2, 4)}` : digits));
+  const numberField = labelled(doc, t.cardNumber, number);
+  numberField.append(brand);
+  return [
+    numberField,
+    labelled(doc, t.cardExpiry, expiry),
+    labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', ...need })),
+  ];
+}
