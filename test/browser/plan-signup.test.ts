@@ -122,6 +122,8 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
     await list.waitFor({ state: 'visible', timeout: 5_000 });
     expect(await list.locator('li').textContent()).toMatch(/^Monthly\s+Renews on /);
     await third.page.getByRole('button', { name: 'Cancel: Monthly' }).click();
+    // Cancelling asks first (issue 14): the member says yes.
+    await third.page.getByRole('button', { name: 'Yes, cancel it' }).click();
     await expect.poll(() => list.locator('li').textContent(), { timeout: 5_000 }).toMatch(/^Monthly\s+Ends on [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     expect(await third.page.getByRole('button', { name: 'Cancel: Monthly' }).count()).toBe(0);
     await third.page.close();

@@ -31,7 +31,7 @@ dialog{--d:color-mix(in srgb,var(--t) 16%,var(--b));--m:color-mix(in srgb,var(--
 header{position:sticky;top:0;z-index:1;display:flex;align-items:center;gap:.5rem;padding:1.25rem 0 .5rem;background:var(--b)}
 h2{flex:1;margin:0;font-size:1.25rem;min-width:0}h3,p{margin:0;font-size:1rem}.rich>*{margin:.75em 0}
 button{font:inherit;color:inherit;cursor:pointer;min-height:2.75rem;padding:.5rem 1rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);background:none}
-.icon{width:2.5rem;padding:0;border:0;font-size:1.5rem}
+.icon{width:2.5rem;padding:0;border:0;font-size:0}.icon:before{font-size:1.5rem;content:"×"/""}.back:before{content:"←"/""}
 :focus-visible{outline:2px solid var(--link,var(--a));outline-offset:2px}
 form{display:grid;gap:1rem;margin-top:1rem}
 .field{display:grid;gap:.25rem;margin:0;padding:0;border:0;min-width:0}label,legend{padding:0;font-size:.875rem;font-weight:600}
@@ -108,20 +108,21 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
   dialog.setAttribute('aria-modal', 'true');
   dialog.setAttribute('aria-labelledby', 'svc-title');
   const header = make('header', dialog);
-  // Icon buttons, named for assistive technology (and a tooltip): ← back, × close.
+  // Icon buttons: their names are their text (hidden), the glyph is drawn by CSS with no name of
+  // its own, so "Close" reads and is found as "Close", and shows as ×.
   const icon = (glyph: string) => {
-    const button = make('button', header, glyph);
+    const button = make('button', header);
     button.type = 'button';
-    button.className = 'icon';
+    button.className = `icon ${glyph}`;
     return button;
   };
-  const backButton = icon('←');
+  const backButton = icon('back');
   let back: (() => void) | undefined;
   backButton.hidden = true;
   backButton.addEventListener('click', () => back?.());
   const heading = make('h2', header, title);
   heading.id = 'svc-title';
-  const closeButton = icon('×');
+  const closeButton = icon('close');
   // Until a screen draws: a spinner, and the body busy for assistive technology.
   const body = make('div', dialog);
   body.setAttribute('aria-busy', 'true');
@@ -164,7 +165,8 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
   const site = (given: SiteTheme | undefined, close: string, back: string) => {
     style.textContent = themeRules(given) + STYLE;
     fitAccent(dialog);
-    for (const [button, label] of [[closeButton, close], [backButton, back]] as const) button.title = label, button.setAttribute('aria-label', label);
+    closeButton.textContent = close;
+    backButton.textContent = back;
   };
   site(theme, closeLabel, backLabel);
   const handle: Dialog = {
