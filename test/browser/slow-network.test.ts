@@ -68,7 +68,7 @@ browserTest('a click shows a loading dialog at once while the screens and the se
   const page = await slowPage();
   const clicked = Date.now();
   await page.click('#login');
-  await expect.poll(() => shownDialog(page), { timeout: 400, intervals: [20] }).toBe('Loading…');
+  await expect.poll(() => shownDialog(page), { timeout: 400, interval: 20 }).toBe('Loading…');
   expect(Date.now() - clicked).toBeLessThan(DELAY_MS);
   await page.getByRole('dialog', { name: 'Log in' }).waitFor({ state: 'visible', timeout: 3 * DELAY_MS + 2_000 });
   // One dialog at a time: the loading one is gone.
@@ -81,7 +81,7 @@ browserTest('a click shows a loading dialog at once while the screens and the se
 browserTest('Escape on the loading dialog: the member gave up, and no screen opens when the download ends', async () => {
   const page = await slowPage();
   await page.click('#login');
-  await expect.poll(() => shownDialog(page), { timeout: 400, intervals: [20] }).toBe('Loading…');
+  await expect.poll(() => shownDialog(page), { timeout: 400, interval: 20 }).toBe('Loading…');
   await page.keyboard.press('Escape');
   await expect.poll(() => shownDialog(page), { timeout: 1_000 }).toBeNull();
   // Long after the bundle and the settings arrived, still nothing.

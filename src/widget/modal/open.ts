@@ -123,11 +123,11 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
     return Promise.resolve(false);
   }
   const doc = document;
-  const ctx = { doc, host, screens: SCREENS, download: leave } as ScreenContext;
+  const ctx = { doc, host, screens: SCREENS, download: leave, trail: [] as Screen[] } as ScreenContext;
   // A screen that cannot load its data says so in the dialog, in words.
   const fail = (error: unknown) => render(ctx, ctx.t.problem, el(doc, 'p', { role: 'alert' }, errorText(ctx.t, error).message));
   ctx.show = (next, from) => {
-    ctx.from = from;
+    ctx.trail = from ? [...ctx.trail, from] : [];
     ctx.dialog._body.setAttribute('aria-busy', 'true');
     void Promise.resolve().then(() => next(ctx)).catch(fail);
   };

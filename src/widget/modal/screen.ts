@@ -14,10 +14,11 @@ export interface ScreenContext {
   /**
    * Draws another screen in the same dialog; `from`, the screen to go back to (the header's back
    * button), for a screen opened from a list of screens (menus, plans, a membership's card link).
+   * Without `from`, the way back is forgotten (after logging in, after saving).
    */
   show(screen: Screen, from?: Screen): void;
-  /** The screen the back button returns to, while this one is shown. */
-  from?: Screen | undefined;
+  /** The screens the back button returns to, the last first; each Back goes one further. */
+  trail: Screen[];
   /** Said once, at the top of the next screen drawn ("Saved."). */
   notice?: string | undefined;
   /** The screens, for links from one to another (passed in, so no screen imports another). */
@@ -61,9 +62,16 @@ export const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => vo
  * screen came with, and moves focus to its first control.
  */
 export function render(ctx: ScreenContext, title: string, ...nodes: (Node | null)[]): void {
-  const { dialog, from, notice, doc } = ctx;
+  const { dialog, trail, notice, doc } = ctx;
+  const from = trail[trail.length - 1];
   dialog._setTitle(title);
-  dialog._setBack(from && (() => ctx.show(from)));
+  dialog._setBack(
+    from &&
+      (() => {
+        ctx.show(from);
+        ctx.trail = trail.slice(0, -1); // the screen shown keeps its own way back
+      }),
+  );
   ctx.notice = undefined;
   dialog._body.removeAttribute('aria-busy');
   dialog._body.replaceChildren(...[notice ? el(doc, 'p', { class: 'notice', role: 'status' }, notice) : null, ...nodes].filter((node): node is Node => !!node));

@@ -35,7 +35,7 @@ export function planSignupScreen(publicId: string): Screen {
         offer.signupFeeCents ? row(t.signupFee, offer.signupFeeCents) : null,
         dueNow.taxCents ? row(t.tax(percent(offer.taxPercentage!, locale)), dueNow.taxCents) : null,
         row(t.dueNow, dueNow.grandTotalCents, 'row due'),
-        recurring ? el(doc, 'p', { class: 'muted' }, t.then(perInterval(offer, t, locale, true), date(recurring.firstChargeAt, locale))) : null)
+        recurring ? el(doc, 'p', { class: 'muted' }, t.then(perInterval(offer, t, locale, true), date(offer.billingPeriodEnd ?? recurring.firstChargeAt, locale))) : null)
       : null;
     render(
       ctx,
