@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { PLAN_STATUSES } from '../../src/contract/admin';
 import { SIGNUP_FIELD_TYPES } from '../../src/contract/member';
 import { nextFixedBillingDate } from '../../src/service/billing/calendar';
+import { firstChargeAt } from '../../src/service/billing/membership-terms';
 import { ensureDemoSite, seedMembers } from '../../src/service/seed/demo';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { Store } from '../../src/service/store/store';
@@ -129,9 +130,20 @@ test('dates agree with the plans: expiries, billing period ends, nothing in the 
     expect(m.createdAt).toBeLessThanOrEqual(NOW);
     if (plan.type === 'subscription') {
       expect(m.expiresAt).toBeUndefined();
-      expect(m.billingPeriodEnd).toBeGreaterThan(NOW);
-      if (plan.billing.billingDate) expect(new Date(m.billingPeriodEnd!).getUTCDate()).toBe(plan.billing.billingDate.day);
-      if (m.cancelsAt !== undefined) expect(m.cancelsAt).toBe(m.billingPeriodEnd);
+      if (m.status === 'active') {
+        // A failed renewal waits for its next attempt (at most a few days); any other is ahead.
+        if (m.paymentFailure) expect(m.billingPeriodEnd).toBeLessThanOrEqual(NOW);
+        else expect(m.billingPeriodEnd).toBeGreaterThan(NOW);
+        if (m.cancelsAt !== undefined) expect(m.cancelsAt).toBe(m.billingPeriodEnd);
+        // After the trial's first charge, renewals fall on the plan's fixed day.
+        const inTrial = plan.billing.trialPeriodDays && m.billingPeriodEnd === firstChargeAt(plan.billing, m.createdAt);
+        if (plan.billing.billingDate && !inTrial && !m.paymentFailure) expect(new Date(m.billingPeriodEnd!).getUTCDate()).toBe(plan.billing.billingDate.day);
+      } else {
+        // Ended: at the end of the period it was cancelled in, or after its last failed payment.
+        expect(m.status).toBe('cancelled');
+        expect(m.billingPeriodEnd).toBeUndefined();
+        if (!m.paymentFailure) expect(m.cancelsAt).toBeLessThanOrEqual(NOW);
+      }
     } else {
       if (plan.expiration.mode === 'none') expect(m.expiresAt).toBeUndefined();
       else expect(m.expiresAt).toBeTypeOf('number');

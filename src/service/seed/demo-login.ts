@@ -1,15 +1,18 @@
 /**
  * One demo member whose password is printed at start-up, so a person trying the widget on
- * the demo site can sign in at once. Member of the first free and the first subscription plan.
+ * the demo site can sign in at once. Member of the first free and the first subscription plan,
+ * joined through the member API: a processor customer, the card it asks for, an invoice for
+ * whatever was due (nothing, in a trial), and the sign-up and conversion events.
  */
 import type { PasswordHasher } from '../auth/passwords';
 import type { Clock } from '../domain/clock';
-import type { NewMembership, SignupValueRecord, SiteRecord } from '../store/records';
+import type { SignupValueRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
+import { BatchRows, moneyText } from './batch-rows';
+import { memberBilling } from './member-billing';
+import { SeededRandom } from './random';
 
 export const DEMO_LOGIN = { email: 'ada@demo.localhost', password: 'demo-password', firstName: 'Ada', lastName: 'Lovelace' };
-
-const DAY = 24 * 3600_000;
 
 export async function ensureDemoLogin(store: Store, clock: Clock, site: SiteRecord, passwords: PasswordHasher): Promise<number> {
   const existing = await store.findMemberLogin(site.id, DEMO_LOGIN.email);
@@ -24,17 +27,21 @@ export async function ensureDemoLogin(store: Store, clock: Clock, site: SiteReco
     if (field.type === 'multiple-select') return [{ fieldId: field.id, value: (field.options ?? []).slice(0, 1).map((o) => o.value) }];
     return [{ fieldId: field.id, value: 'Demo' }];
   });
-  const [memberId] = (await store.createMembers([
-    { siteId: site.id, ...profile, passwordHash: await passwords.hash(password), signupValues, status: 'approved', createdAt: now },
-  ])) as [number];
   const plans = (await store.listPlans(site.id, { statuses: ['enabled'] }, { limit: 100 })).items;
-  const joined: NewMembership[] = [];
   const free = plans.find((p) => p.type === 'free');
   const subscription = plans.find((p) => p.type === 'subscription');
-  if (free) joined.push({ siteId: site.id, memberId, planId: free.id, status: 'active', createdAt: now, paymentFailure: false });
-  if (subscription) {
-    joined.push({ siteId: site.id, memberId, planId: subscription.id, status: 'active', createdAt: now, billingPeriodEnd: now + 30 * DAY, paymentFailure: false });
-  }
-  if (joined.length > 0) await store.createMemberships(joined);
+  // Joined both just now, through the member API: what it writes for that (member-billing.ts).
+  const stories = [free, subscription].flatMap((plan) => (plan ? [{ plan, createdAt: now, now }] : []));
+  const billing = memberBilling(new SeededRandom(1), 'demoLogin', stories, now);
+  const [memberId] = (await store.createMembers([
+    {
+      siteId: site.id, ...profile, passwordHash: await passwords.hash(password), signupValues, status: 'approved', createdAt: now,
+      ...(billing.processorCustomerId && { processorCustomerId: billing.processorCustomerId }),
+    },
+  ])) as [number];
+  const rows = new BatchRows(site.id);
+  rows.event(0, 'signup', now);
+  rows.add(0, 'demoLogin', billing, moneyText(site));
+  await rows.write(store, [memberId], now);
   return memberId;
 }

@@ -1,17 +1,17 @@
 /**
  * Demo data: the `demo` site, made from its site file (plans of every type, a content library,
- * custom sign-up fields), and members with sign-up field values, memberships, member events and content views
- * that look like a real site's. Deterministic for a given seed, and fast enough for a million
- * members (rows go to the store in batches). Seeded members have no password: nobody signs in as them.
+ * custom sign-up fields), and members with sign-up field values, memberships, invoices, saved
+ * cards, member events and content views that look like a real site's and agree with each other
+ * as the service's own writes would (member-billing.ts). Deterministic for a given seed, and fast
+ * enough for a million members (rows go to the store in batches). Seeded members have no
+ * password: nobody signs in as them.
  */
 import { PLAN_STATUSES } from '../../contract/admin';
-import { addInterval, expiryFrom, nextFixedBillingDate } from '../billing/calendar';
+import { expiryFrom } from '../billing/calendar';
 import type { Clock } from '../domain/clock';
 import type {
   NewContentView,
   NewMember,
-  NewMemberEvent,
-  NewMembership,
   PlanRecord,
   SignupFieldRecord,
   SignupValueRecord,
@@ -20,8 +20,11 @@ import type {
 import type { Store } from '../store/store';
 import { applySiteFile } from '../site-file/apply';
 import type { SiteFile } from '../site-file/schema';
+import type { MembershipStory } from './billing-history';
 import { DEMO_ANSWERS, DEMO_PLAN_WEIGHTS, FIRST_NAMES, LAST_NAMES } from './catalogue';
 import { demoSiteFile } from './demo-site-file';
+import { BatchRows, moneyText, type BillingRowsWriter } from './batch-rows';
+import { memberBilling } from './member-billing';
 import { SeededRandom } from './random';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -32,6 +35,8 @@ export interface SeedCounts {
   memberships: number;
   memberEvents: number;
   contentViews: number;
+  invoices: number;
+  paymentMethods: number;
 }
 
 export interface SeedMembersOptions {
@@ -39,6 +44,8 @@ export interface SeedMembersOptions {
   /** Same seed, same data. */
   seed?: number;
   batchSize?: number;
+  /** Where invoices and cards go: the store, one at a time, unless given (sqlite-billing-rows.ts). */
+  billingRows?: BillingRowsWriter;
   onProgress?: (membersDone: number, total: number) => void;
 }
 
@@ -79,7 +86,11 @@ function signupValuesFor(rnd: SeededRandom, fields: readonly SignupFieldRecord[]
   return values;
 }
 
-/** Adds `members` members (and their memberships, events and views) to a site's demo data. */
+/**
+ * Adds `members` members (and their memberships, invoices, cards, events and views) to a site's
+ * demo data. What each member holds is what the service would have written for it
+ * (member-billing.ts): the invoices of every charge, the card the billing run charges next.
+ */
 export async function seedMembers(
   store: Store,
   clock: Clock,
@@ -98,9 +109,9 @@ export async function seedMembers(
   const fields = await store.listSignupFields(site.id);
   // Sign-up values draw from their own sequence, so the rest of the data is what it was before they existed.
   const valueRnd = new SeededRandom(seed * 7919 + 1);
-  const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: site.defaultCurrency.toUpperCase() });
+  const money = moneyText(site);
   const batchSize = options.batchSize ?? 20_000;
-  const counts: SeedCounts = { members: 0, memberships: 0, memberEvents: 0, contentViews: 0 };
+  const counts: SeedCounts = { members: 0, memberships: 0, memberEvents: 0, contentViews: 0, invoices: 0, paymentMethods: 0 };
 
   for (let start = 0; start < options.members; start += batchSize) {
     const size = Math.min(batchSize, options.members - start);
@@ -119,91 +130,69 @@ export async function seedMembers(
         signupValues: signupValuesFor(valueRnd, fields),
       });
     }
-    const memberIds = await store.createMembers(members);
 
-    const memberships: NewMembership[] = [];
-    const events: NewMemberEvent[] = [];
+    // Everything a member holds, made before any of it is written: the member's customer id goes
+    // in with the member. Rows name members and memberships by their place in this batch until
+    // the store gives them ids.
+    const rows = new BatchRows(site.id);
     const views: NewContentView[] = [];
-    memberIds.forEach((memberId, i) => {
-      const member = members[i]!;
-      const event = (eventType: NewMemberEvent['eventType'], createdAt: number, details: Record<string, unknown> = {}) =>
-        events.push({ siteId: site.id, memberId, eventType, details, createdAt: Math.min(createdAt, now) });
-      event('signup', member.createdAt);
+    members.forEach((member, i) => {
+      // Names the member in processor ids; upper-case letters never occur in base 36, so no two read alike.
+      const key = `S${tag}M${(start + i).toString(36)}`;
+      rows.event(i, 'signup', member.createdAt);
       const planCount = rnd.weighted([0, 70, 25, 5]);
       const taken = new Set<number>();
+      const stories: MembershipStory[] = [];
       for (let k = 0; k < planCount && plans.length > 0; k++) {
         const plan = plans[rnd.weighted(weights)]!;
         if (taken.has(plan.id)) continue;
         taken.add(plan.id);
-        const membership = membershipFor(rnd, site.id, memberId, plan, Math.min(member.createdAt + rnd.int(0, 30) * DAY, now), now);
-        memberships.push(membership);
-        const amount = plan.type === 'free' ? undefined : money.format(plan.billing.price);
-        event('conversion', membership.createdAt, { planId: plan.id, ...(amount && { amount }) });
-        if (membership.status === 'cancelled') event('cancellation', membership.createdAt + rnd.int(1, 90) * DAY, { planId: plan.id });
-        if (membership.paymentFailure) event('paymentFailed', now - rnd.int(0, 20) * DAY, { planId: plan.id });
+        stories.push(storyFor(rnd, plan, Math.min(member.createdAt + rnd.int(0, 30) * DAY, now), now));
       }
-      if (paidPlan && rnd.chance(0.1)) {
-        const id = `${tag}${memberId.toString(36)}`;
-        event('abandonedConversion', member.createdAt + rnd.int(0, 60) * DAY, {
-          amount: money.format(paidPlan.billing.price),
-          chargeId: `ch_${id}`,
-          invoiceId: `in_${id}`,
-        });
-      }
-      for (let k = rnd.int(1, 4); k > 0; k--) event('login', member.createdAt + rnd.int(0, 700) * DAY);
+      const attempt = paidPlan && rnd.chance(0.1) ? { plan: paidPlan, at: Math.min(member.createdAt + rnd.int(0, 60) * DAY, now) } : undefined;
+      const billing = memberBilling(rnd, key, stories, now, attempt);
+      if (billing.processorCustomerId) member.processorCustomerId = billing.processorCustomerId;
+      rows.add(i, key, billing, money);
+      for (let k = rnd.int(1, 4); k > 0; k--) rows.event(i, 'login', member.createdAt + rnd.int(0, 700) * DAY);
       if (nodes.length > 0) {
         for (let k = rnd.int(0, 6); k > 0; k--) {
-          views.push({ siteId: site.id, memberId, nodeId: rnd.pick(nodes).id, viewedAt: Math.min(member.createdAt + rnd.int(0, 700) * DAY, now) });
+          views.push({ siteId: site.id, memberId: i, nodeId: rnd.pick(nodes).id, viewedAt: Math.min(member.createdAt + rnd.int(0, 700) * DAY, now) });
         }
       }
     });
-    await store.createMemberships(memberships);
-    await store.createMemberEvents(events);
+
+    const memberIds = await store.createMembers(members);
+    for (const view of views) view.memberId = memberIds[view.memberId]!;
+    const written = await rows.write(store, memberIds, now, options.billingRows);
     await store.createContentViews(views);
     counts.members += size;
-    counts.memberships += memberships.length;
-    counts.memberEvents += events.length;
+    counts.memberships += written.memberships;
+    counts.memberEvents += written.events;
     counts.contentViews += views.length;
+    counts.invoices += written.invoices;
+    counts.paymentMethods += written.paymentMethods;
     options.onProgress?.(counts.members, options.members);
   }
   return counts;
 }
 
-/** A membership whose dates agree with its plan: expiry, billing period end, payments made. */
-function membershipFor(
-  rnd: SeededRandom,
-  siteId: number,
-  memberId: number,
-  plan: PlanRecord,
-  createdAt: number,
-  now: number,
-): NewMembership {
-  const m: NewMembership = { siteId, memberId, planId: plan.id, status: 'active', createdAt, paymentFailure: false };
+/**
+ * How a membership went, drawn: when it started and whether the member ended it. Its charges
+ * and dates follow from these (billing-history.ts).
+ */
+function storyFor(rnd: SeededRandom, plan: PlanRecord, createdAt: number, now: number): MembershipStory {
+  const story: MembershipStory = { plan, createdAt, now };
+  // Within 90 days of joining, and by now.
+  const cancelledAt = () => {
+    const at = createdAt + rnd.int(1, 90) * DAY;
+    return at <= now ? at : createdAt + Math.floor((now - createdAt) * rnd.next());
+  };
   if (plan.type === 'subscription') {
-    const { interval, billingDate } = plan.billing;
-    let end = billingDate ? nextFixedBillingDate(now, billingDate) : addInterval(createdAt, interval.count, interval.unit);
-    while (end <= now) end = addInterval(end, interval.count, interval.unit);
-    m.billingPeriodEnd = end;
-    if (rnd.chance(0.08)) m.status = 'cancelled';
-    else if (rnd.chance(0.1)) m.cancelsAt = end;
-    m.paymentFailure = m.status === 'active' && rnd.chance(0.03);
-    return m;
+    if (rnd.chance(0.08)) story.cancelledAt = cancelledAt();
+    else if (rnd.chance(0.1)) story.cancelsInCurrentPeriod = rnd.next();
+    return story;
   }
-  m.expiresAt = expiryFrom(plan.expiration, createdAt);
-  if (m.expiresAt !== undefined && m.expiresAt <= now) m.status = 'expired';
-  else if (rnd.chance(0.04)) m.status = 'cancelled';
-  if (plan.type === 'multiPayment') {
-    const { count, unit } = plan.billing.interval;
-    let due = createdAt;
-    let paid = 0;
-    while (paid < plan.billing.paymentCountRequired && due <= now) {
-      paid++;
-      due = addInterval(due, count, unit);
-    }
-    if (paid < plan.billing.paymentCountRequired && m.status === 'active') {
-      m.billingPeriodEnd = due;
-      m.paymentFailure = rnd.chance(0.05);
-    }
-  }
-  return m;
+  const expiresAt = expiryFrom(plan.expiration, createdAt);
+  if ((expiresAt === undefined || expiresAt > now) && rnd.chance(0.04)) story.cancelledAt = cancelledAt();
+  return story;
 }
