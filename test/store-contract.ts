@@ -12,6 +12,7 @@ import { type Ctx, newSite } from './store-contract/fixtures';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
 import { metadataTests } from './store-contract/metadata';
+import { paymentBatchTests } from './store-contract/payment-batches';
 import { paymentTests } from './store-contract/payments';
 import { planTests } from './store-contract/plans';
 import { sessionTests } from './store-contract/sessions';
@@ -40,6 +41,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     accountUpdateTests(ctx);
     metadataTests(ctx);
     paymentTests(ctx);
+    paymentBatchTests(ctx);
     contentAccessTests(ctx);
     siteDefinitionTests(ctx);
   });

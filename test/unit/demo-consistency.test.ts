@@ -22,9 +22,9 @@ import { quotePlan } from '../../src/service/billing/quote';
 import { runRenewals } from '../../src/service/billing/renewals';
 import { openSession } from '../../src/service/member/sessions';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
+import type { BillingRowsWriter } from '../../src/service/seed/batch-rows';
 import { ensureDemoSite, seedMembers } from '../../src/service/seed/demo';
 import { DEMO_LOGIN, ensureDemoLogin } from '../../src/service/seed/demo-login';
-import { sqliteBillingRows } from '../../src/service/seed/sqlite-billing-rows';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { InvoiceRecord, MembershipRecord, PlanRecord, SiteRecord } from '../../src/service/store/records';
 import { openSqliteStore } from '../../src/service/store/sqlite';
@@ -386,28 +386,37 @@ test('seeded on the day after a renewal date, failed renewals wait for their nex
   }
 });
 
-test('svc seed writes invoices and cards in batches (sqlite-billing-rows.ts) exactly as the store writes them one by one', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-seed-rows-'));
-  try {
-    const read = async (batched: boolean) => {
-      const path = join(dir, `${batched ? 'batched' : 'store'}.db`);
-      const store = openSqliteStore(path);
-      const { site } = await ensureDemoSite(store, clock);
-      const rows = batched ? sqliteBillingRows(path) : undefined;
-      // Small batches, so rows of several batches (and a part batch of statements) are written.
-      await seedMembers(store, clock, site, { members: 250, seed: 9, batchSize: 120, ...(rows && { billingRows: rows }) });
-      rows?.close();
-      const members = [];
-      for (let id = 1; id <= 250; id++) {
-        members.push({ invoices: await store.listInvoicesOfMember(site.id, id), card: await store.getPaymentMethod(site.id, id) });
-      }
-      await store.close();
-      return members;
-    };
-    const batched = await read(true);
-    expect(batched.filter((m) => m.invoices.length > 0).length).toBeGreaterThan(50);
-    expect(batched).toEqual(await read(false));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** The one-row methods, one call per invoice and card, as the member API and the billing run write them. */
+const oneRowAtATime = (store: Store): BillingRowsWriter => ({
+  async write(invoices, cards) {
+    for (const invoice of invoices) await store.createInvoice(invoice);
+    for (const card of cards) await store.savePaymentMethod(card);
+  },
 });
+
+for (const [storeName, newStore] of [...STORES, ['sqlite in a file', (dir: string) => openSqliteStore(join(dir, 'seed.db'))]] as const) {
+  test(`${storeName} store: the seed's invoices and cards, written with the batch methods, are what the one-row methods write`, async () => {
+    const read = async (oneRow: boolean) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-seed-rows-'));
+      try {
+        const store = newStore(dir);
+        const { site } = await ensureDemoSite(store, clock);
+        // Small batches, so rows of several batches (and a part statement of rows on SQLite) are written.
+        await seedMembers(store, clock, site, { members: 250, seed: 9, batchSize: 120, ...(oneRow && { billingRows: oneRowAtATime(store) }) });
+        const members = [];
+        for (let id = 1; id <= 250; id++) {
+          members.push({ invoices: await store.listInvoicesOfMember(site.id, id), card: await store.getPaymentMethod(site.id, id) });
+        }
+        await store.close();
+        return members;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    const batched = await read(false);
+    expect(batched.filter((m) => m.invoices.length > 0).length).toBeGreaterThan(50);
+    expect(batched.filter((m) => m.card !== undefined).length).toBeGreaterThan(30);
+    // Ids included: the batch methods number the rows as the one-row methods do.
+    expect(batched).toStrictEqual(await read(true));
+  });
+}

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../service/domain/clock';
 import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
-import { sqliteBillingRows } from '../../service/seed/sqlite-billing-rows';
-import { dbPath, UsageError } from '../config';
+import { UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
 
@@ -20,20 +19,15 @@ export async function seedCommand(args: string[], env: NodeJS.ProcessEnv, io: Io
     const { site, created } = await ensureDemoSite(store, systemClock);
     if (created) io.err(`created the demo site (id ${site.id}) with its plans and library`);
     let lastReport = 0;
-    // Invoices and cards in one transaction per batch, on a connection of their own (the store
-    // writes them one at a time); an in-memory database is the store's alone.
-    const path = dbPath(values.db, env);
-    const billingRows = path === '' || path === ':memory:' ? undefined : sqliteBillingRows(path);
     const counts = await seedMembers(store, systemClock, site, {
       members,
       seed,
-      ...(billingRows && { billingRows }),
       onProgress: (done, total) => {
         if (performance.now() - lastReport < 1000 && done < total) return;
         lastReport = performance.now();
         io.err(`${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} members (${((performance.now() - started) / 1000).toFixed(1)} s)`);
       },
-    }).finally(() => billingRows?.close());
+    });
     const seconds = (performance.now() - started) / 1000;
     io.err(`seeded in ${seconds.toFixed(1)} s`);
     io.out(JSON.stringify({ siteId: site.id, ...counts, seconds: Number(seconds.toFixed(1)) }));

@@ -44,7 +44,7 @@ export interface SeedMembersOptions {
   /** Same seed, same data. */
   seed?: number;
   batchSize?: number;
-  /** Where invoices and cards go: the store, one at a time, unless given (sqlite-billing-rows.ts). */
+  /** Where invoices and cards go: the store's batch methods unless given (a test compares them with the one-row methods). */
   billingRows?: BillingRowsWriter;
   onProgress?: (membersDone: number, total: number) => void;
 }

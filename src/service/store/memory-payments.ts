@@ -5,7 +5,7 @@
  */
 import { ConflictError, MissingReferenceError } from './errors';
 import { Table, copy } from './memory-table';
-import type { InvoiceRecord, MemberRecord, MembershipRecord, PaymentMethodRecord, PlanRecord } from './records';
+import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from './records';
 import type { BillingMethods } from './store';
 
 export interface BillingTables {
@@ -33,12 +33,48 @@ export function memoryPayments({ members, plans, memberships, requireSite }: Bil
     }
   }
 
+  /**
+   * Throws what createInvoice throws for the invoice; `taken` holds the processor invoice ids of
+   * the batch's rows before it, as though they were written.
+   */
+  function checkInvoice(invoice: NewInvoice, taken: ReadonlySet<string> = new Set()): string {
+    const key = `${invoice.siteId}\n${invoice.processorInvoiceId}`;
+    // A duplicate is reported before a bad reference, as SQLite checks UNIQUE before foreign keys.
+    if (invoiceKeys.has(key) || taken.has(key)) {
+      throw new ConflictError('processorInvoiceId', `an invoice with processor id ${invoice.processorInvoiceId} exists`);
+    }
+    requireIn(members, invoice.siteId, invoice.memberId, 'memberId');
+    requireIn(plans, invoice.siteId, invoice.planId, 'planId');
+    if (invoice.membershipId !== undefined) {
+      const membership = memberships.byId.get(invoice.membershipId);
+      if (!membership || membership.siteId !== invoice.siteId || membership.memberId !== invoice.memberId) {
+        throw new MissingReferenceError(
+          'membershipId',
+          `membershipId ${invoice.membershipId} is no membership of member ${invoice.memberId} in site ${invoice.siteId}`,
+        );
+      }
+    }
+    return key;
+  }
+  function addInvoice(invoice: NewInvoice, key: string): InvoiceRecord {
+    invoiceKeys.add(key);
+    return invoices.insert((id) => ({ ...copy(invoice), id }));
+  }
+  /** Replaces the member's card; ids keep counting. */
+  function saveMethod(method: NewPaymentMethod): PaymentMethodRecord {
+    const row: PaymentMethodRecord = { ...copy(method), id: nextMethodId++ };
+    methods.set(method.memberId, row);
+    return row;
+  }
+
   return {
     async savePaymentMethod(method) {
       requireIn(members, method.siteId, method.memberId, 'memberId');
-      const row: PaymentMethodRecord = { ...copy(method), id: nextMethodId++ };
-      methods.set(method.memberId, row);
-      return copy(row);
+      return copy(saveMethod(method));
+    },
+    async savePaymentMethods(batch) {
+      for (const method of batch) requireIn(members, method.siteId, method.memberId, 'memberId');
+      for (const method of batch) saveMethod(method);
     },
     async getPaymentMethod(siteId, memberId) {
       const method = methods.get(memberId);
@@ -46,24 +82,17 @@ export function memoryPayments({ members, plans, memberships, requireSite }: Bil
     },
 
     async createInvoice(invoice) {
-      const key = `${invoice.siteId}\n${invoice.processorInvoiceId}`;
-      // A duplicate is reported before a bad reference, as SQLite checks UNIQUE before foreign keys.
-      if (invoiceKeys.has(key)) {
-        throw new ConflictError('processorInvoiceId', `an invoice with processor id ${invoice.processorInvoiceId} exists`);
-      }
-      requireIn(members, invoice.siteId, invoice.memberId, 'memberId');
-      requireIn(plans, invoice.siteId, invoice.planId, 'planId');
-      if (invoice.membershipId !== undefined) {
-        const membership = memberships.byId.get(invoice.membershipId);
-        if (!membership || membership.siteId !== invoice.siteId || membership.memberId !== invoice.memberId) {
-          throw new MissingReferenceError(
-            'membershipId',
-            `membershipId ${invoice.membershipId} is no membership of member ${invoice.memberId} in site ${invoice.siteId}`,
-          );
-        }
-      }
-      invoiceKeys.add(key);
-      return copy(invoices.insert((id) => ({ ...copy(invoice), id })));
+      return copy(addInvoice(invoice, checkInvoice(invoice)));
+    },
+    async createInvoices(batch) {
+      // Every row checked before any is added, the keys of the rows before each counted as taken.
+      const taken = new Set<string>();
+      const keys = batch.map((invoice) => {
+        const key = checkInvoice(invoice, taken);
+        taken.add(key);
+        return key;
+      });
+      batch.forEach((invoice, i) => addInvoice(invoice, keys[i]!));
     },
     async listInvoicesOfMember(siteId, memberId) {
       return invoices.rows

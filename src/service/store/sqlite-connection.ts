@@ -13,6 +13,18 @@ import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint }
 
 export type SqliteConnection = ReturnType<typeof connect>;
 
+/**
+ * Rows to a statement in multiRowInsert. The demo seed's 274,000 invoices and 63,000 cards (100,000
+ * members) took 1.06 s of CPU at 100 a statement, 1.46 s at one (each batch one transaction either
+ * way); 10 to 200 measured alike.
+ */
+const BATCH_ROWS = 100;
+/** The broken rules insertBatch answers by writing the rows one at a time. */
+const CONSTRAINTS = [
+  'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_NOTNULL',
+  'SQLITE_CONSTRAINT_CHECK',
+];
+
 export function connect(path: string) {
   if (path !== '' && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: 5000 });
@@ -112,10 +124,57 @@ export function connect(path: string) {
       throw error;
     }
   }
+  /**
+   * Inserts rows many to a statement, `head` (`INSERT INTO t (columns)`) followed by up to
+   * BATCH_ROWS rows of `columns` values each, in the caller's transaction: one call into SQLite
+   * per BATCH_ROWS rows rather than per row. `values` writes a row's values into `params` from `at`.
+   */
+  function multiRowInsert<T>(head: string, columns: number, values: (row: T, params: Value[], at: number) => void) {
+    const tuple = `(${Array(columns).fill('?').join(', ')})`;
+    const text = (rows: number) => `${head} VALUES ${Array(rows).fill(tuple).join(', ')}`;
+    const full = db.prepare(text(BATCH_ROWS));
+    const params = new Array<Value>(BATCH_ROWS * columns);
+    return (rows: readonly T[]): void => {
+      let start = 0;
+      for (; start + BATCH_ROWS <= rows.length; start += BATCH_ROWS) {
+        for (let k = 0; k < BATCH_ROWS; k++) values(rows[start + k]!, params, k * columns);
+        full.run(params);
+      }
+      const rest = rows.length - start;
+      if (rest === 0) return;
+      const last = new Array<Value>(rest * columns);
+      for (let k = 0; k < rest; k++) values(rows[start + k]!, last, k * columns);
+      sql(text(rest)).run(last);
+    };
+  }
+
+  /**
+   * Writes a batch with `write` (multi-row statements) in one transaction. On a broken rule it
+   * rolls back and writes the rows one at a time with insertAll instead, in one transaction too:
+   * that throws the store error of the first row the one-row method would reject (and, should
+   * every row pass after all, writes them as the one-row method would).
+   */
+  function insertBatch<T>(
+    rows: readonly T[],
+    write: (rows: readonly T[]) => void,
+    insert: (row: T) => Database.RunResult,
+    missing: (row: T) => MissingReferenceError | undefined,
+  ): void {
+    if (rows.length === 0) return;
+    const run = db.transaction(write);
+    try {
+      writes++;
+      run(rows);
+    } catch (error) {
+      if (!isConstraint(error, ...CONSTRAINTS)) throw error;
+      insertAll(rows, insert, missing);
+    }
+  }
+
   const noSite = (siteId: number) =>
     siteExists(siteId) ? undefined : new MissingReferenceError('siteId', `site ${siteId} does not exist`);
   const noRow = (table: string, field: string, siteId: number, id: number) =>
     exists(table, siteId, id) ? undefined : new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
 
-  return { db, sql, first, rawSql, firstRaw, untilChanged, write, page, insertAll, noSite, noRow };
+  return { db, sql, first, rawSql, firstRaw, untilChanged, write, page, insertAll, multiRowInsert, insertBatch, noSite, noRow };
 }

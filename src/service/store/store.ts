@@ -155,6 +155,13 @@ export interface Store {
    * member not in it; nothing changes then.
    */
   savePaymentMethod(method: NewPaymentMethod): Promise<PaymentMethodRecord>;
+  /**
+   * Saves the batch's cards in one transaction, all or none, as savePaymentMethod one after
+   * another would: each replaces the member's saved card (a later row of the batch one for the
+   * same member, too) and takes a new id. On a bad row it throws what savePaymentMethod would
+   * for the first row it rejects, and nothing changes. For writers of many rows, e.g. the demo seed.
+   */
+  savePaymentMethods(methods: readonly NewPaymentMethod[]): Promise<void>;
   /** The member's saved card; undefined when there is none (or no such member in the site). */
   getPaymentMethod(siteId: number, memberId: number): Promise<PaymentMethodRecord | undefined>;
   /**
@@ -164,6 +171,13 @@ export interface Store {
    * membership that is not the member's; nothing changes then.
    */
   createInvoice(invoice: NewInvoice): Promise<InvoiceRecord>;
+  /**
+   * Adds the batch's invoices in one transaction, all or none, as createInvoice one after another
+   * would (ids in input order). On a bad row, a processor invoice id taken by an earlier row of
+   * the batch included, it throws what createInvoice would for the first row it rejects, and
+   * nothing changes.
+   */
+  createInvoices(invoices: readonly NewInvoice[]): Promise<void>;
   /** The member's invoices, newest first (createdAt, then id, descending); failed attempts included. */
   listInvoicesOfMember(siteId: number, memberId: number): Promise<InvoiceRecord[]>;
 
@@ -223,5 +237,5 @@ export type AccountMethods = Pick<
 /** The billing side of the store (saved cards, the invoice ledger): each implementation's payments file. */
 export type BillingMethods = Pick<
   Store,
-  'savePaymentMethod' | 'getPaymentMethod' | 'createInvoice' | 'listInvoicesOfMember'
+  'savePaymentMethod' | 'savePaymentMethods' | 'getPaymentMethod' | 'createInvoice' | 'createInvoices' | 'listInvoicesOfMember'
 >;
