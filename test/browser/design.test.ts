@@ -45,14 +45,21 @@ async function open(path: string, title: string, options: { width?: number; heig
   return raw;
 }
 
-/** Computed styles of an element in the modal's shadow root. */
-const styleOf = (page: Page, selector: string, properties: string[]) =>
+/** Computed styles of an element in the modal's shadow root, and its box. */
+interface Styled {
+  css: Record<string, string>;
+  top: number;
+  bottom: number;
+  height: number;
+  width: number;
+}
+const styleOf = (page: Page, selector: string, properties: string[]): Promise<Styled> =>
   page.evaluate(
     ({ selector, properties }) => {
       const element = document.querySelector('[data-svc-modal]')!.shadowRoot!.querySelector(selector)!;
       const style = getComputedStyle(element);
       const box = element.getBoundingClientRect();
-      return { ...Object.fromEntries(properties.map((p) => [p, style.getPropertyValue(p)])), top: box.top, bottom: box.bottom, height: box.height, width: box.width };
+      return { css: Object.fromEntries(properties.map((p) => [p, style.getPropertyValue(p)])), top: box.top, bottom: box.bottom, height: box.height, width: box.width };
     },
     { selector, properties },
   );
@@ -61,11 +68,11 @@ browserTest('at 375 px the dialog is a full-height sheet, inputs are 16 px, and 
   const page = await open('/member/sign_up', 'Create an account', { width: 375, height: 420 });
   const dialog = await styleOf(page, 'dialog', ['border-top-left-radius']);
   expect([dialog.width, dialog.height, dialog.top]).toEqual([375, 420, 0]);
-  expect(dialog['border-top-left-radius']).toBe('0px');
-  for (const name of ['firstName', 'email', 'password']) expect((await styleOf(page, `[name=${name}]`, ['font-size']))['font-size']).toBe('16px');
+  expect(dialog.css['border-top-left-radius']).toBe('0px');
+  for (const name of ['firstName', 'email', 'password']) expect((await styleOf(page, `[name=${name}]`, ['font-size'])).css['font-size']).toBe('16px');
   // The form is taller than the screen: the button is in view before any scrolling.
   const submit = await styleOf(page, 'form > [type=submit]', ['position']);
-  expect(submit.position).toBe('sticky');
+  expect(submit.css.position).toBe('sticky');
   expect(submit.bottom).toBeLessThanOrEqual(420);
   expect(submit.top).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Create account' }).click({ trial: true });
@@ -76,14 +83,14 @@ browserTest('at 1280 px the dialog is a card: narrower than the page, not full h
   const dialog = await styleOf(page, 'dialog', ['border-top-left-radius']);
   expect(dialog.width).toBeLessThanOrEqual(28 * 16);
   expect(dialog.height).toBeLessThan(800);
-  expect(dialog['border-top-left-radius']).toBe('12px');
+  expect(dialog.css['border-top-left-radius']).toBe('12px');
 });
 
 browserTest('the entrance animates only when the system allows motion', async () => {
   const moving = await open('/member/sign_in', 'Log in', { reducedMotion: 'no-preference' });
-  expect((await styleOf(moving, 'dialog', ['animation-name']))['animation-name']).toBe('in');
+  expect((await styleOf(moving, 'dialog', ['animation-name'])).css['animation-name']).toBe('in');
   const still = await open('/member/sign_in', 'Log in', { reducedMotion: 'reduce' });
-  expect((await styleOf(still, 'dialog', ['animation-name']))['animation-name']).toBe('none');
+  expect((await styleOf(still, 'dialog', ['animation-name'])).css['animation-name']).toBe('none');
 });
 
 browserTest('keyboard focus shows a ring; the icon buttons and menu rows are named by their words alone', async () => {

@@ -41,7 +41,7 @@ input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background
 [type=checkbox]{accent-color:var(--a)}[aria-invalid=true]{border-color:var(--e)}
 .field-error,.form-error{color:var(--e);font-size:.875rem}:empty:is(.form-error,.field-error){display:none}
 [type=submit],.primary,.button{border:0;background:var(--a);color:var(--on-a,#fff);font-weight:600}
-form>[type=submit]{position:sticky;bottom:0}
+form>[type=submit]{position:sticky;bottom:.75rem;box-shadow:0 0 0 .75rem var(--b)}
 [disabled]{opacity:.6;cursor:default}
 [aria-busy] [type=submit]:after,.spin{content:"";display:inline-block;width:1em;height:1em;margin:0 .5em;border:2px solid;border-right-color:transparent;border-radius:50%;vertical-align:-.125em}
 .spin{display:block;margin:2rem auto;color:var(--a)}
