@@ -124,7 +124,7 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
     await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
     report.ended++;
   });
-  // Members who never paid through the service (imported or demo data: no processor customer)
+  // Members who never paid through the service (imported data: no processor customer)
   // have nothing to charge; the store leaves them out, so a big imported site costs no run time.
   await each({ status: 'active', billingPeriodEnd: { to: now + 1 }, billable: true }, (membership) =>
     renewOne(deps, site, membership, report, { retryNow: false }),
