@@ -242,8 +242,8 @@ async function bill(
   }
 }
 
-/** "Monthly: renewal" or "Course in three payments: payment 2 of 3". */
-function chargeDescription(plan: RecurringPlan, membership: MembershipRecord): string {
+/** "Monthly: renewal" or "Course in three payments: payment 2 of 3" (the seed's invoices say the same). */
+export function chargeDescription(plan: RecurringPlan, membership: Pick<MembershipRecord, 'paymentsMade'>): string {
   if (plan.type === 'subscription') return `${plan.name}: renewal`;
   return `${plan.name}: payment ${(membership.paymentsMade ?? 0) + 1} of ${plan.billing.paymentCountRequired}`;
 }

@@ -13,7 +13,7 @@
  */
 import { advanceMultiPayment, newMembershipTerms, renewSubscription, type MembershipTerms } from '../billing/membership-terms';
 import { quotePlan, type ChargeAmounts } from '../billing/quote';
-import { MAX_ATTEMPTS, RETRY_AFTER_MS } from '../billing/renewals';
+import { chargeDescription, MAX_ATTEMPTS, RETRY_AFTER_MS } from '../billing/renewals';
 import type { EpochMs, NewMembership, PlanRecord } from '../store/records';
 
 export interface MembershipStory {
@@ -173,12 +173,3 @@ export function amountsOf(plan: Exclude<PlanRecord, { type: 'free' }>, at: Epoch
 }
 
 const paid = (terms: MembershipTerms) => (terms.paymentsMade === undefined ? {} : { paymentsMade: terms.paymentsMade });
-
-/**
- * What the billing run calls the charge, "Monthly: renewal" or "Course in three payments:
- * payment 2 of 3": the words of renewals.ts's chargeDescription, which it does not export.
- */
-function chargeDescription(plan: RecurringPlan, terms: MembershipTerms): string {
-  if (plan.type === 'subscription') return `${plan.name}: renewal`;
-  return `${plan.name}: payment ${(terms.paymentsMade ?? 0) + 1} of ${plan.billing.paymentCountRequired}`;
-}
