@@ -20,14 +20,16 @@ const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex=
  * custom property set by ./theme (the site's theme); `--d` (dividers) and `--m` (quiet text)
  * are mixed from the text and background, so they read on any background a site picks.
  * Below 480 px the dialog is a full-height sheet; a form's submit button stays in view as the
- * form scrolls; motion only when the member's system allows it.
+ * form scrolls; motion only when the member's system allows it, and never a fade: the dialog is
+ * opaque from its first frame (nothing of the page shows through after the loading dialog, and
+ * contrast checks never meet a half-transparent screen).
  */
 const STYLE = `
 dialog{--d:color-mix(in srgb,var(--t) 16%,var(--b));--m:color-mix(in srgb,var(--t) 72%,var(--b));box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;padding:0 1.5rem 1.5rem;border:0;border-radius:var(--r);font:16px/1.5 var(--f);color:var(--t);background:var(--b);overflow-wrap:break-word}
 ::backdrop{background:rgb(0 0 0/.5)}
 @media (max-width:479.9px){dialog{width:100%;max-width:none;height:100%;max-height:none;margin:0;border-radius:0}}
 @media (prefers-reduced-motion:no-preference){dialog{animation:in .2s}.spin,[aria-busy] [type=submit]:after{animation:turn .8s linear infinite}}
-@keyframes in{from{opacity:0;translate:0 .5rem}}@keyframes turn{to{rotate:1turn}}
+@keyframes in{from{translate:0 .75rem}}@keyframes turn{to{rotate:1turn}}
 header{position:sticky;top:0;z-index:1;display:flex;align-items:center;gap:.5rem;padding:1.25rem 0 .5rem;background:var(--b)}
 h2{flex:1;margin:0;font-size:1.25rem;min-width:0}h3,p{margin:0;font-size:1rem}.rich>*{margin:.75em 0}
 button{font:inherit;color:inherit;cursor:pointer;min-height:2.75rem;padding:.5rem 1rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);background:none}
@@ -41,7 +43,7 @@ input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background
 [type=checkbox]{accent-color:var(--a)}[aria-invalid=true]{border-color:var(--e)}
 .field-error,.form-error{color:var(--e);font-size:.875rem}:empty:is(.form-error,.field-error){display:none}
 [type=submit],.primary,.button{border:0;background:var(--a);color:var(--on-a,#fff);font-weight:600}
-form>[type=submit]{position:sticky;bottom:.75rem;box-shadow:0 0 0 .75rem var(--b)}
+form>[type=submit]{position:sticky;bottom:-.75rem;box-shadow:0 0 0 .75rem var(--b)}
 [disabled]{opacity:.6;cursor:default}
 [aria-busy] [type=submit]:after,.spin{content:"";display:inline-block;width:1em;height:1em;margin:0 .5em;border:2px solid;border-right-color:transparent;border-radius:50%;vertical-align:-.125em}
 .spin{display:block;margin:2rem auto;color:var(--a)}
