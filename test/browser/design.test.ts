@@ -5,41 +5,19 @@
  * when the member's system allows it. Focus rings on keyboard use. Decorations (chevrons, the
  * icon glyphs) add nothing to accessible names.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { launchChromium, skipBrowserTests } from './support/chromium';
-import { startPageServer, type PageServer } from './support/page-server';
-import { startService, type RunningService } from './support/service';
-import { browserTest, HOST_A } from './support/suite';
-import { recordEventsIn, WidgetPage } from './support/widget-page';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { browserTest, HOST_A, useBrowserSuite } from './support/suite';
+import { WidgetPage } from './support/widget-page';
 
-let browser: Browser | undefined;
-let service: RunningService | undefined;
-let pages: PageServer | undefined;
-const contexts: BrowserContext[] = [];
-
-if (!skipBrowserTests) {
-  beforeAll(async () => {
-    browser = await launchChromium();
-    service = await startService({ tempPrefix: 'svc-design-' });
-    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
-  });
-  afterEach(async () => void (await Promise.all(contexts.splice(0).map((c) => c.close()))));
-  afterAll(async () => {
-    await browser?.close();
-    await pages?.close();
-    await service?.stop();
-  });
-}
+const suite = useBrowserSuite({ tempPrefix: 'svc-design-' });
 
 /** Without motion unless asked: a box measured mid-entrance would be off by the animation. */
 async function open(path: string, title: string, options: { width?: number; height?: number; reducedMotion?: 'reduce' | 'no-preference' } = {}): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, reducedMotion: options.reducedMotion ?? 'reduce' });
-  contexts.push(context);
-  await recordEventsIn(context);
+  const context = await suite.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, reducedMotion: options.reducedMotion ?? 'reduce' });
   const raw = await context.newPage();
   const page = new WidgetPage(raw);
-  await raw.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent(path)}`);
+  await raw.goto(`${suite.pages.url(HOST_A)}?svcopen=${encodeURIComponent(path)}`);
   await page.waitForEvent('Service.ready');
   await raw.getByRole('dialog', { name: title }).waitFor();
   return raw;

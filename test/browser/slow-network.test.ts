@@ -6,40 +6,18 @@
  * Escape on the loading dialog means the member gave up: no screen opens afterwards. Focus
  * goes back to the link the member clicked when the screen closes.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { launchChromium, skipBrowserTests } from './support/chromium';
-import { startPageServer, type PageServer } from './support/page-server';
-import { startService, type RunningService } from './support/service';
-import { browserTest, HOST_A } from './support/suite';
-import { recordEventsIn, WidgetPage } from './support/widget-page';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { browserTest, HOST_A, useBrowserSuite } from './support/suite';
+import { WidgetPage } from './support/widget-page';
 
 const DELAY_MS = 1_500;
 
-let browser: Browser | undefined;
-let service: RunningService | undefined;
-let pages: PageServer | undefined;
-const contexts: BrowserContext[] = [];
-
-if (!skipBrowserTests) {
-  beforeAll(async () => {
-    browser = await launchChromium();
-    service = await startService({ tempPrefix: 'svc-slow-' });
-    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
-  });
-  afterEach(async () => void (await Promise.all(contexts.splice(0).map((c) => c.close()))));
-  afterAll(async () => {
-    await browser?.close();
-    await pages?.close();
-    await service?.stop();
-  });
-}
+const suite = useBrowserSuite({ tempPrefix: 'svc-slow-' });
 
 /** A ready page with a "Log in" link, whose screens' bundle and settings arrive late. */
 async function slowPage(): Promise<Page> {
-  const context = await browser!.newContext();
-  contexts.push(context);
-  await recordEventsIn(context);
+  const context = await suite.newContext();
   for (const pattern of ['**/scripts/widgets-modal.js', '**/config']) {
     await context.route(pattern, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
@@ -48,7 +26,7 @@ async function slowPage(): Promise<Page> {
   }
   const raw = await context.newPage();
   const page = new WidgetPage(raw);
-  await raw.goto(pages!.url(HOST_A));
+  await raw.goto(suite.pages.url(HOST_A));
   await page.waitForEvent('Service.ready');
   await raw.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<a id="login" href="?svcopen=/member/sign_in">Log in</a>'));
   return raw;

@@ -3,49 +3,26 @@
  * a page's own `--svc-*` properties winning over it, text on the accent picked by contrast, and
  * a pale accent never used for links.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { HOST_A } from './support/suite';
-import { launchChromium, skipBrowserTests } from './support/chromium';
-import { startPageServer, type PageServer } from './support/page-server';
-import { startService, type RunningService } from './support/service';
-import { browserTest } from './support/suite';
-import { recordEventsIn, WidgetPage } from './support/widget-page';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { browserTest, HOST_A, useBrowserSuite } from './support/suite';
+import { WidgetPage } from './support/widget-page';
 
-let browser: Browser | undefined;
-let service: RunningService | undefined;
-let pages: PageServer | undefined;
-const contexts: BrowserContext[] = [];
-
-if (!skipBrowserTests) {
-  beforeAll(async () => {
-    browser = await launchChromium();
-    // A pale accent (yellow) and a warm background: black text on the buttons, links in the text colour.
-    service = await startService({
-      tempPrefix: 'svc-theme-',
-      setup: async (store, site) =>
-        void (await store.updateSite(site.id, {
-          theme: { accent: '#facc15', text: '#222222', background: '#fffbeb', radius: 4, fontFamily: 'Georgia, serif', colorScheme: 'light' },
-        })),
-    });
-    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
-  });
-  afterEach(async () => void (await Promise.all(contexts.splice(0).map((c) => c.close()))));
-  afterAll(async () => {
-    await browser?.close();
-    await pages?.close();
-    await service?.stop();
-  });
-}
+// A pale accent (yellow) and a warm background: black text on the buttons, links in the text colour.
+const suite = useBrowserSuite({
+  tempPrefix: 'svc-theme-',
+  setup: async (store, site) =>
+    void (await store.updateSite(site.id, {
+      theme: { accent: '#facc15', text: '#222222', background: '#fffbeb', radius: 4, fontFamily: 'Georgia, serif', colorScheme: 'light' },
+    })),
+});
 
 async function openSignIn(pageCss?: string): Promise<Page> {
-  const context = await browser!.newContext();
-  contexts.push(context);
-  await recordEventsIn(context);
+  const context = await suite.newContext();
   const raw = await context.newPage();
   if (pageCss) await raw.addInitScript((css) => document.addEventListener('DOMContentLoaded', () => document.head.append(Object.assign(document.createElement('style'), { textContent: css }))), pageCss);
   const page = new WidgetPage(raw);
-  await raw.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent('/member/sign_in')}`);
+  await raw.goto(`${suite.pages.url(HOST_A)}?svcopen=${encodeURIComponent('/member/sign_in')}`);
   await page.waitForEvent('Service.ready');
   await raw.getByRole('dialog', { name: 'Log in' }).waitFor();
   return raw;

@@ -3,11 +3,11 @@
  * one Chromium. Started in beforeAll, all closed in afterAll; every test gets fresh browser
  * contexts (cookies, storage) from `newContext()`, closed after it.
  */
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, test } from 'vitest';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './chromium';
 import { startPageServer, type PageServer } from './page-server';
-import { startService, type RunningService } from './service';
+import { startService, type RunningService, type ServiceOptions } from './service';
 import { openWidgetPage, recordEventsIn, type WidgetPage } from './widget-page';
 
 /** `test`, skipped (with a notice, see chromium.ts) where Chromium is missing outside CI. */
@@ -23,13 +23,14 @@ export interface BrowserSuite {
   readonly browser: Browser;
   /** `http://<host>:<pagePort>` */
   origin(host: string): string;
-  /** A fresh context whose pages record widget events; closed after the test. */
-  newContext(): Promise<BrowserContext>;
+  /** A fresh context (viewport, reduced motion…) whose pages record widget events; closed after the test. */
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
   /** Opens a page of the site and waits for `Service.ready`. */
   open(context: BrowserContext, host: string, page?: string): Promise<WidgetPage>;
 }
 
-export function useBrowserSuite(): BrowserSuite {
+/** `options`: the service's own (a site set up through the store, a temp prefix), as startService takes them. */
+export function useBrowserSuite(options: ServiceOptions = {}): BrowserSuite {
   let service: RunningService | undefined;
   let pages: PageServer | undefined;
   let browser: Browser | undefined;
@@ -42,7 +43,7 @@ export function useBrowserSuite(): BrowserSuite {
   if (!skipBrowserTests) {
     beforeAll(async () => {
       browser = await launchChromium(); // first: a missing Chromium fails before anything starts
-      service = await startService();
+      service = await startService(options);
       pages = await startPageServer(`${service.url}/scripts/widgets.js`);
     });
     afterEach(async () => {
@@ -66,8 +67,8 @@ export function useBrowserSuite(): BrowserSuite {
       return need(browser, 'Chromium');
     },
     origin: (host) => suite.pages.url(host).replace(/\/$/, ''),
-    async newContext() {
-      const context = await suite.browser.newContext();
+    async newContext(options) {
+      const context = await suite.browser.newContext(options);
       contexts.push(context);
       await recordEventsIn(context);
       return context;
