@@ -11,7 +11,7 @@ import { expect, test } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../../src/contract/member';
 import { ADA, GRACE, recordEvents, settle, type Harness } from '../support';
 import { CARD_DECLINED, CARD_OK, catchNavigation, dialogText, enDate, fillCard, onOtherSite } from './plan-support';
-import { choose, expectAllLabelled, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
+import { adaMonthlyFailed, choose, expectAllLabelled, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
 
 const OTTO = { email: 'otto@other.example', password: 'otto-password' };
 
@@ -275,12 +275,7 @@ test('memberships: a cancellation the service refuses is reported in the card, a
 test('a failed payment: the membership says so and leads to the card form; a new card is charged at once and clears it', async () => {
   const h = await startAt(`/?svcopen=${encodeURIComponent('/member/memberships')}`, {
     member: ADA,
-    // Ada's Monthly fell due an hour ago and its charge failed.
-    async beforeStart(started) {
-      const site = started.mock.sites[0]!;
-      const monthly = (await started.mock.store.listMembershipsOfMember(site.site.id, site.memberIds.ada!)).find((x) => x.planId === site.planIds.monthly)!;
-      await started.mock.store.updateMembership(site.site.id, monthly.id, { paymentFailure: true, billingPeriodEnd: Date.now() - 3_600_000 });
-    },
+    beforeStart: adaMonthlyFailed,
   });
   const m = await waitForScreen('Your memberships');
   expect(m.q.getByRole('alert').textContent).toBe('The last payment failed; it is tried again in a day. Use another card');

@@ -16,7 +16,7 @@ import type { NewPlan } from '../../../src/service/store/records';
 import { cardBrand, groupCardNumber } from '../../../src/widget/modal/screens/card-fields';
 import { ADA, GRACE, settle, type Harness } from '../support';
 import { catchNavigation, dialogText, enDate, fillCard, CARD_OK, onOtherSite } from './plan-support';
-import { choose, fieldError, fill, hosts, modal, siteSettings, startAt, svcopen, waitForScreen } from './support';
+import { adaMonthlyFailed, choose, fieldError, fill, hosts, modal, siteSettings, startAt, svcopen, waitForScreen } from './support';
 
 const OTTO = { email: 'otto@other.example', password: 'otto-password' };
 const at = (path: string) => `/?svcopen=${encodeURIComponent(path)}`;
@@ -398,11 +398,7 @@ test('/member/account/edit opened directly: back to "Your account"', async () =>
 test('a failed payment\'s "Use another card" leads to the payment method, which goes back to "Your memberships"', async () => {
   await startAt(at('/member/memberships'), {
     member: ADA,
-    async beforeStart(started) {
-      const site = started.mock.sites[0]!;
-      const monthly = (await started.mock.store.listMembershipsOfMember(site.site.id, site.memberIds.ada!)).find((x) => x.planId === site.planIds.monthly)!;
-      await started.mock.store.updateMembership(site.site.id, monthly.id, { paymentFailure: true, billingPeriodEnd: Date.now() - 3_600_000 });
-    },
+    beforeStart: adaMonthlyFailed,
   });
   const m = await waitForScreen('Your memberships');
   m.button('Use another card').click();

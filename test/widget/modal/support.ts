@@ -70,6 +70,13 @@ export const plain = siteSettings({ memberMenu: false, afterRegistration: { acti
 
 export { ADA };
 
+/** A `beforeStart`: Ada's Monthly fell due an hour ago and its charge failed. */
+export async function adaMonthlyFailed(started: Harness): Promise<void> {
+  const site = started.mock.sites[0]!;
+  const monthly = (await started.mock.store.listMembershipsOfMember(site.site.id, site.memberIds.ada!)).find((x) => x.planId === site.planIds.monthly)!;
+  await started.mock.store.updateMembership(site.site.id, monthly.id, { paymentFailure: true, billingPeriodEnd: Date.now() - 3_600_000 });
+}
+
 /** The open dialog: its host's shadow root, the <dialog>, its title and Testing Library queries. */
 export function modal() {
   const all = hosts();
