@@ -12,6 +12,7 @@ import { type Ctx, newSite } from './store-contract/fixtures';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
 import { metadataTests } from './store-contract/metadata';
+import { outboxTests } from './store-contract/outbox';
 import { paymentBatchTests } from './store-contract/payment-batches';
 import { paymentTests } from './store-contract/payments';
 import { planTests } from './store-contract/plans';
@@ -38,6 +39,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     activityTests(ctx);
     accountTests(ctx);
     sessionTests(ctx);
+    outboxTests(ctx);
     accountUpdateTests(ctx);
     metadataTests(ctx);
     paymentTests(ctx);

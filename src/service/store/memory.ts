@@ -6,6 +6,7 @@
 import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
 import { memoryAccounts } from './memory-accounts';
+import { memoryOutbox } from './memory-outbox';
 import { memoryPayments } from './memory-payments';
 import { memorySiteDefinition } from './memory-site-definition';
 import { Table, copy, requireIn } from './memory-table';
@@ -191,6 +192,7 @@ export function createMemoryStore(): Store {
 
     // Saved cards and the invoice ledger.
     ...memoryPayments({ members, plans, memberships, requireSite }),
+    ...memoryOutbox(requireSite),
 
     async createMemberEvents(batch) {
       for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');

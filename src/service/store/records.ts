@@ -339,3 +339,37 @@ export interface ApiKeyRecord extends NewApiKey {
   id: number;
   revokedAt?: EpochMs;
 }
+
+/**
+ * A mail to send, queued in the store (issue 15) in the same transaction as the change that
+ * causes it, so it is neither lost nor sent for a change that did not happen. `kind` names the
+ * message for limits and logs (`passwordReset`, `signInCode`, …).
+ */
+export interface NewMail {
+  siteId: number;
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Shown as the sender's name (the site's), and where answers go. */
+  fromName?: string;
+  replyTo?: string;
+  createdAt: EpochMs;
+}
+
+export type MailStatus = 'queued' | 'sent' | 'failed';
+
+export interface MailRecord extends NewMail {
+  id: number;
+  status: MailStatus;
+  /** Attempts started so far (a claim is an attempt). */
+  attempts: number;
+  /** Not claimed again before this; the next attempt of a queued mail. */
+  nextAttemptAt: EpochMs;
+  sentAt?: EpochMs;
+  lastError?: string;
+}
+
+/** How an attempt ended: sent, to be tried again at `retryAt`, or given up (`failed`). */
+export type MailOutcome = { sent: EpochMs } | { retryAt: EpochMs; error: string } | { failedAt: EpochMs; error: string };

@@ -322,6 +322,31 @@ export const MIGRATIONS: readonly string[] = [
   -- JSON billing as the plan had it when the member joined; NULL: the plan's billing now
   ALTER TABLE memberships ADD COLUMN billing TEXT;
   `,
+  // 6 → 7: the mail outbox (issue 15). Senders in any process claim due rows for a lease
+  // (claimed_until) and record how each attempt ended; nothing is deleted, so a failed mail stays
+  // for the operator to see.
+  `
+  CREATE TABLE mail_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    kind TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    text_body TEXT NOT NULL,
+    html_body TEXT,
+    from_name TEXT,
+    reply_to TEXT,
+    created_at INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    sent_at INTEGER,
+    last_error TEXT
+  );
+  CREATE INDEX mail_outbox_due ON mail_outbox (next_attempt_at, id) WHERE status = 'queued';
+  CREATE INDEX mail_outbox_recipient ON mail_outbox (site_id, recipient, created_at);
+  CREATE INDEX mail_outbox_site ON mail_outbox (site_id, created_at);
+  `,
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { PlanFilter } from './queries';
 import type { MembershipPatch } from './records';
 import { sqliteAccounts } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
+import { sqliteOutbox } from './sqlite-outbox';
 import { sqlitePayments } from './sqlite-payments';
 import { sqliteSiteDefinition } from './sqlite-site-definition';
 import {
@@ -191,6 +192,7 @@ export function openSqliteStore(path: string): Store {
 
     // Saved cards and the invoice ledger.
     ...sqlitePayments(conn),
+    ...sqliteOutbox(conn),
 
     createMemberEvents: async (events) =>
       insertAll(

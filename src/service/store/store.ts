@@ -15,6 +15,9 @@ import type {
   ContentViewRecord,
   EpochMs,
   InvoiceRecord,
+  MailOutcome,
+  MailRecord,
+  MailStatus,
   MemberEventRecord,
   MemberLogin,
   MemberPatch,
@@ -27,6 +30,7 @@ import type {
   NewContentSpace,
   NewContentView,
   NewInvoice,
+  NewMail,
   NewMember,
   NewMemberEvent,
   NewMembership,
@@ -210,8 +214,30 @@ export interface Store {
   /** Marks the key revoked at `at`. False when no such key exists (or it was revoked already). */
   revokeApiKey(hash: string, at: number): Promise<boolean>;
 
+  /**
+   * The mail outbox (issue 15), shared by every process: senders claim, never hold, a message.
+   * `queueMail` writes a batch in one transaction and returns the ids in input order.
+   */
+  queueMail(mails: readonly NewMail[]): Promise<number[]>;
+  /**
+   * Claims up to `limit` queued mails due at `now`, oldest first, for `leaseMs`: no other claim
+   * returns them until then (a sender that dies mid-send leaves them to the next). Each claim
+   * counts as an attempt.
+   */
+  claimMail(now: EpochMs, limit: number, leaseMs: number): Promise<MailRecord[]>;
+  /** Records how an attempt ended; false when no such mail is queued (sent or given up already). */
+  finishMail(id: number, outcome: MailOutcome): Promise<boolean>;
+  /** Mails queued for `to` (any status) at `since` or later, for the send limits; all of the site's without `to`. */
+  countMail(siteId: number, since: EpochMs, to?: string): Promise<number>;
+  getMail(id: number): Promise<MailRecord | undefined>;
+  /** Oldest first; `status` narrows. */
+  listMail(status: MailStatus | undefined, page: PageRequest): Promise<Page<MailRecord>>;
+
   close(): Promise<void>;
 }
+
+/** The mail outbox: each implementation's outbox file. */
+export type OutboxMethods = Pick<Store, 'queueMail' | 'claimMail' | 'finishMail' | 'countMail' | 'getMail' | 'listMail'>;
 
 /** The members' side of the store: what each implementation keeps in its own accounts file. */
 export type AccountMethods = Pick<

@@ -1,0 +1,60 @@
+/**
+ * The memory store's mail outbox (issue 15): the same rules as the SQLite one, for tests and the
+ * mock. One process only, so a claim is a plain loop; the lease is `nextAttemptAt` moved forward.
+ */
+import { copy, Table } from './memory-table';
+import type { MailRecord, NewMail } from './records';
+import type { OutboxMethods } from './store';
+
+export function memoryOutbox(requireSite: (siteId: number) => void): OutboxMethods {
+  const mails = new Table<MailRecord>();
+  return {
+    async queueMail(batch: readonly NewMail[]) {
+      for (const mail of batch) requireSite(mail.siteId); // every check before any change
+      return batch.map((mail) => mails.insert((id) => ({ ...copy(mail), id, status: 'queued', attempts: 0, nextAttemptAt: mail.createdAt })).id);
+    },
+
+    async claimMail(now, limit, leaseMs) {
+      const due = mails.rows
+        .filter((m) => m.status === 'queued' && m.nextAttemptAt <= now)
+        .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id)
+        .slice(0, limit);
+      for (const m of due) {
+        m.nextAttemptAt = now + leaseMs;
+        m.attempts++;
+      }
+      return due.sort((a, b) => a.id - b.id).map(copy);
+    },
+
+    async finishMail(id, outcome) {
+      const mail = mails.byId.get(id);
+      if (!mail || mail.status !== 'queued') return false;
+      if ('sent' in outcome) {
+        mail.status = 'sent';
+        mail.sentAt = outcome.sent;
+        delete mail.lastError;
+      } else if ('retryAt' in outcome) {
+        mail.nextAttemptAt = outcome.retryAt;
+        mail.lastError = outcome.error;
+      } else {
+        mail.status = 'failed';
+        mail.nextAttemptAt = outcome.failedAt;
+        mail.lastError = outcome.error;
+      }
+      return true;
+    },
+
+    countMail: async (siteId, since, to) =>
+      mails.rows.filter((m) => m.siteId === siteId && m.createdAt >= since && (to === undefined || m.to === to)).length,
+
+    getMail: async (id) => {
+      const mail = mails.byId.get(id);
+      return mail && copy(mail);
+    },
+
+    listMail: async (status, request) => {
+      const found = mails.page(request, (m) => status === undefined || m.status === status);
+      return { ...found, items: found.items.map(copy) };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The SQLite store's mail outbox (issue 15). A claim is one UPDATE … RETURNING: SQLite has one
+ * writer at a time, so two processes never claim the same row; the lease is `next_attempt_at`
+ * moved forward, so a sender that dies mid-send leaves the row due again when the lease ends.
+ */
+import { MissingReferenceError } from './errors';
+import type { SqliteConnection } from './sqlite-connection';
+import { type RawRow, orNull, Where } from './sqlite-rows';
+import type { MailOutcome, MailRecord, MailStatus, NewMail } from './records';
+import type { OutboxMethods } from './store';
+
+const MAIL_COLUMNS =
+  'id, site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, status, attempts, next_attempt_at, sent_at, last_error';
+
+function mailFrom(r: RawRow): MailRecord {
+  const [id, siteId, kind, to, subject, text, html, fromName, replyTo, createdAt, status, attempts, nextAttemptAt, sentAt, lastError] = r as [
+    number, number, string, string, string, string, string | null, string | null, string | null, number, MailStatus, number, number, number | null, string | null,
+  ];
+  return {
+    id, siteId, kind, to, subject, text, createdAt, status, attempts, nextAttemptAt,
+    ...(html !== null && { html }),
+    ...(fromName !== null && { fromName }),
+    ...(replyTo !== null && { replyTo }),
+    ...(sentAt !== null && { sentAt }),
+    ...(lastError !== null && { lastError }),
+  };
+}
+
+export function sqliteOutbox({ sql, rawSql, firstRaw, write, insertAll, noSite, page }: SqliteConnection): OutboxMethods {
+  const insert = sql(
+    `INSERT INTO mail_outbox (site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const claim = rawSql(
+    `UPDATE mail_outbox SET next_attempt_at = ?, attempts = attempts + 1
+     WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)
+     RETURNING ${MAIL_COLUMNS}`,
+  );
+  return {
+    queueMail: async (mails: readonly NewMail[]) =>
+      insertAll(
+        mails,
+        (m) => write(insert, m.siteId, m.kind, m.to, m.subject, m.text, orNull(m.html), orNull(m.fromName), orNull(m.replyTo), m.createdAt, m.createdAt),
+        (m) => (noSite(m.siteId) ? new MissingReferenceError('siteId', `site ${m.siteId} does not exist`) : undefined),
+      ),
+
+    async claimMail(now, limit, leaseMs) {
+      const rows = claim.all(now + leaseMs, now, limit) as RawRow[];
+      // RETURNING promises no order: oldest first, as claimed.
+      return rows.map(mailFrom).sort((a, b) => a.id - b.id);
+    },
+
+    async finishMail(id: number, outcome: MailOutcome) {
+      const result =
+        'sent' in outcome
+          ? write(sql(`UPDATE mail_outbox SET status = 'sent', sent_at = ?, last_error = NULL WHERE id = ? AND status = 'queued'`), outcome.sent, id)
+          : 'retryAt' in outcome
+            ? write(sql(`UPDATE mail_outbox SET next_attempt_at = ?, last_error = ? WHERE id = ? AND status = 'queued'`), outcome.retryAt, outcome.error, id)
+            : write(sql(`UPDATE mail_outbox SET status = 'failed', next_attempt_at = ?, last_error = ? WHERE id = ? AND status = 'queued'`), outcome.failedAt, outcome.error, id);
+      return result.changes > 0;
+    },
+
+    countMail: async (siteId, since, to) =>
+      to === undefined
+        ? (firstRaw('SELECT count(*) FROM mail_outbox WHERE site_id = ? AND created_at >= ?', siteId, since)![0] as number)
+        : (firstRaw('SELECT count(*) FROM mail_outbox WHERE site_id = ? AND recipient = ? AND created_at >= ?', siteId, to, since)![0] as number),
+
+    getMail: async (id) => {
+      const row = firstRaw(`SELECT ${MAIL_COLUMNS} FROM mail_outbox WHERE id = ?`, id);
+      return row && mailFrom(row);
+    },
+
+    // Every site's (the operator's view): `1 = 1` opens the condition Where builds on.
+    listMail: async (status, request) => page(`SELECT ${MAIL_COLUMNS} FROM mail_outbox`, 'id', new Where('1', 1).eq('status', status), request, mailFrom),
+  };
+}
