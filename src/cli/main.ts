@@ -4,6 +4,7 @@ import { ConflictError } from '../service/store/errors';
 import { SchemaVersionError } from '../service/store/sqlite-migrations';
 import { billingCommand, BILLING_USAGE } from './commands/billing';
 import { keysCommand, KEYS_USAGE } from './commands/keys';
+import { outboxCommand, OUTBOX_USAGE } from './commands/outbox';
 import { seedCommand, SEED_USAGE } from './commands/seed';
 import { serveCommand, SERVE_USAGE } from './commands/serve';
 import { sitesCommand, SITES_USAGE } from './commands/sites';
@@ -16,9 +17,10 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) 
   sites: sitesCommand,
   keys: keysCommand,
   billing: billingCommand,
+  outbox: outboxCommand,
 };
 
-export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE].map((l) => `  ${l}`)].join('\n');
+export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE].map((l) => `  ${l}`)].join('\n');
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
   const [name, ...args] = argv;

@@ -1,0 +1,45 @@
+/**
+ * Mail through an SMTP server, over a small pool of connections. Every wait has a limit, and so
+ * has the whole send (SmtpTimeouts): a server that stops answering fails it instead of holding
+ * the sender.
+ */
+import nodemailer from 'nodemailer';
+import type { SmtpMailConfig } from './mail-config';
+import { MailSendError, toMailSendError } from './mail-error';
+import { toMailOptions } from './mail-options';
+import type { MailTransport } from './transport';
+
+export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig): MailTransport {
+  const pool = nodemailer.createTransport({
+    pool: true,
+    host: server.host,
+    port: server.port,
+    secure: server.secure,
+    ...(server.auth && { auth: server.auth }),
+    connectionTimeout: timeouts.connection,
+    greetingTimeout: timeouts.greeting,
+    socketTimeout: timeouts.socket,
+    dnsTimeout: timeouts.dns,
+    // One new connection when a pooled one closes under a message; further retries are the
+    // sender's (with its own back-off), not a second loop in here.
+    maxRequeues: 1,
+  });
+  let closed = false;
+  return {
+    kind: 'smtp',
+    async send(message) {
+      if (closed) throw new MailSendError('the mail transport is closed', { permanent: false });
+      try {
+        const info = await pool.sendMail({ ...toMailOptions(message, from), signal: AbortSignal.timeout(timeouts.send) });
+        return { messageId: info.messageId };
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'EABORT') throw toMailSendError(error);
+        throw new MailSendError(`the SMTP server took more than ${timeouts.send} ms over one message`, { permanent: false, code: 'ETIMEDOUT', cause: error });
+      }
+    },
+    async close() {
+      closed = true;
+      pool.close();
+    },
+  };
+}
