@@ -1,10 +1,12 @@
 /** `npm start` (`svc serve --demo`) as a user runs it: a real process, a real port, the demo key on stdout; plain `svc serve` creates nothing. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, expect, test } from 'vitest';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 
@@ -135,4 +137,81 @@ test('serve hands out the built widget to any origin, with an ETag, and nothing 
   }
   expect(svc.stderr.join('\n')).toMatch(/widget: +http:\/\/\S+\/scripts\/widgets\.js/);
   expect(await svc.stop()).toBe(0);
+});
+
+/** The demo site's id in a database `svc serve --demo` made (for queueing its mail from outside). */
+async function queueFor(db: string, mails: { to: string; subject: string; text: string; fromName?: string }[]): Promise<number[]> {
+  const store = openSqliteStore(db);
+  try {
+    const [site] = await store.listSites();
+    return await store.queueMail(mails.map((m) => ({ ...m, siteId: site!.id, kind: 'test', createdAt: Date.now() })));
+  } finally {
+    await store.close();
+  }
+}
+
+async function until<T>(check: () => Promise<T | undefined> | T | undefined, what: string, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('serve sends what the store queued through SVC_SMTP_URL (a real SMTP server here), from the site\'s name at SVC_MAIL_FROM, and records it sent', async () => {
+  const received: ParsedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: false, allowInsecureAuth: true, disabledCommands: ['STARTTLS'], logger: false,
+    onAuth: (auth, _s, done) => (auth.username === 'svc' && auth.password === 's3cret' ? done(null, { user: 'svc' }) : done(new Error('no'))),
+    onData: (stream, _s, done) => void simpleParser(stream).then((m) => (received.push(m), done()), done),
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const db = join(dir, 'smtp.db');
+  const served = start({ SVC_DB: db, SVC_SMTP_URL: `smtp://svc:s3cret@127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, SVC_MAIL_FROM: 'Service <no-reply@mail.example>' });
+  try {
+    await served.url;
+    // Said once the service is up (after "serving on").
+    await until(() => (served.stderr.some((l) => l.includes('mail:')) ? true : undefined), 'the mail line');
+    expect(served.stderr.join('\n')).toMatch(/mail: +through smtp:\/\/svc@127\.0\.0\.1:\d+/);
+    expect(served.stderr.join('\n')).not.toContain('s3cret');
+    const [id] = await queueFor(db, [{ to: 'ada@demo.localhost', subject: 'Reset your password', text: 'https://demo.localhost/?svcopen=/member/reset/x', fromName: 'Demo Academy' }]);
+    const mail = await until(() => received[0], 'the mail at the SMTP server');
+    expect([mail.subject, mail.from?.value[0], (mail.to as AddressObject).value[0]!.address, mail.text?.trim()]).toEqual([
+      'Reset your password', { name: 'Demo Academy', address: 'no-reply@mail.example' }, 'ada@demo.localhost', 'https://demo.localhost/?svcopen=/member/reset/x',
+    ]);
+    const store = openSqliteStore(db);
+    try {
+      expect(await until(async () => ((await store.getMail(id!))?.status === 'sent' ? true : undefined), 'the mail recorded sent')).toBe(true);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    expect(await served.stop()).toBe(0);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
+});
+
+test('without SVC_SMTP_URL serve writes queued mail to the outbox beside the database, and says where', async () => {
+  const db = join(dir, 'outbox.db');
+  const served = start({ SVC_DB: db });
+  try {
+    await served.url;
+    await until(() => (served.stderr.some((l) => l.includes('mail:')) ? true : undefined), 'the mail line');
+    expect(served.stderr.join('\n')).toContain(`mail:       to the outbox ${join(dir, 'outbox')}`);
+    await queueFor(db, [{ to: 'ada@demo.localhost', subject: 'Your sign-in code', text: 'Your code is 123456.' }]);
+    const [file] = await until(() => (existsSync(join(dir, 'outbox')) && readdirSync(join(dir, 'outbox')).length ? readdirSync(join(dir, 'outbox')) : undefined), 'an .eml in the outbox');
+    const mail = await simpleParser(readFileSync(join(dir, 'outbox', file!)));
+    expect([mail.subject, mail.text?.trim()]).toEqual(['Your sign-in code', 'Your code is 123456.']);
+  } finally {
+    expect(await served.stop()).toBe(0);
+  }
+});
+
+test('serve refuses a malformed SVC_SMTP_URL with exit 2, naming the variable and never the password', async () => {
+  const bad = start({ SVC_SMTP_URL: 'http://user:hunter2@mail.example' });
+  await expect(bad.url).rejects.toThrow(/exited with 2/);
+  expect(bad.stderr.join('\n')).toMatch(/SVC_SMTP_URL/);
+  expect(bad.stderr.join('\n')).not.toContain('hunter2');
 });

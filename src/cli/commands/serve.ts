@@ -12,14 +12,16 @@ import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import { nodeScrypt } from '../../service/platform/node-scrypt';
 import { ensureDemoLogin, DEMO_LOGIN } from '../../service/seed/demo-login';
 import { systemClock } from '../../service/domain/clock';
+import { createMailTransport, formatMailbox, MailConfigError, readMailConfig, type MailConfig } from '../../service/mail';
+import { startMailSender } from '../../service/mail/send-queued';
 import { listen } from '../../service/server';
 import { withStaticFiles } from '../../service/static-files';
 import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
 import { openSqliteStore } from '../../service/store/sqlite';
-import { dbPath, serveConfig } from '../config';
+import { dbPath, serveConfig, UsageError } from '../config';
 import type { Io } from '../io';
 
-export const SERVE_USAGE = ['svc serve [--demo] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_SIGNUP_RATE_LIMIT, SVC_TRUST_PROXY)'];
+export const SERVE_USAGE = ['svc serve [--demo] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_SIGNUP_RATE_LIMIT, SVC_TRUST_PROXY, SVC_SMTP_URL, SVC_MAIL_FROM, SVC_OUTBOX_DIR)'];
 
 /**
  * Serves until SIGINT/SIGTERM. With --demo (what `npm start` runs), an empty database gets the
@@ -34,9 +36,17 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+  const path = dbPath(values.db, env);
+  // Where mail goes, checked before anything starts: a bad SVC_SMTP_URL is a usage error (exit 2).
+  let mail: MailConfig;
+  try {
+    mail = readMailConfig(env, path);
+  } catch (error) {
+    if (error instanceof MailConfigError) throw new UsageError(error.message);
+    throw error;
+  }
   const widgetReady = await prepareWidget(io);
   const examplesDir = join(repoRoot, 'examples');
-  const path = dbPath(values.db, env);
   const store = openSqliteStore(path);
   const passwords = createPasswordHasher(nodeScrypt, config.scrypt);
   const processor = new TestPaymentProcessor({ clock: systemClock });
@@ -88,9 +98,15 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
     io.err('make an Admin API key with: npx svc keys create --site SUBDOMAIN --scopes ' + SCOPES.join(','));
   }
   const billing = startBilling({ store, clock: systemClock, processor }, io);
+  const transport = createMailTransport(mail);
+  io.err(mail.kind === 'smtp' ? `mail:       through ${mail.serverLabel}` : `mail:       to the outbox ${mail.dir} (read it with: npx svc outbox --follow)`);
+  const mailer = startMailSender({ store, transport, clock: systemClock, fromAddress: formatMailbox(mail.from), report: (message) => io.err(`mail: ${message}`) }, MAIL_EVERY_MS);
   await stopRequested;
   io.err('stopping');
   await billing.stop();
+  // Mail in flight is finished (or left to its lease, never lost) before the store closes.
+  await mailer.stop();
+  await transport.close();
   await server.close();
   await store.close();
   return 0;
@@ -112,6 +128,8 @@ async function prepareWidget(io: Io): Promise<boolean> {
 }
 
 export const BILLING_EVERY_MS = 5 * 60_000;
+/** How often the outbox is looked at for mail that has come due (a retry, another process's). */
+export const MAIL_EVERY_MS = 2_000;
 
 /**
  * Renewals, instalments and retries (billing/renewals.ts): once at start, then every few
