@@ -2,7 +2,8 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { DEFAULT_MAIL_FROM, formatMailbox, MailConfigError, readMailConfig } from '../../src/service/mail';
+import { DEFAULT_MAIL_FROM, formatMailbox, MailConfigError, readMailConfig, type SmtpMailConfig } from '../../src/service/mail';
+import { smtpTransportOptions } from '../../src/service/mail/smtp-transport';
 
 const PASSWORD = 's3cret-pa55';
 
@@ -102,4 +103,12 @@ test('an in-memory database keeps its outbox in a directory of its own process, 
 test('a database server has no directory beside it: the outbox needs SVC_OUTBOX_DIR', () => {
   expect(problem({}, 'postgres://svc@db.example/svc')).toMatch(/^SVC_OUTBOX_DIR must be set for a database that is not a file/);
   expect(readMailConfig({ SVC_SMTP_URL: 'smtp://mail.example' }, 'postgres://svc@db.example/svc').kind).toBe('smtp');
+});
+
+test('credentials to another machine over smtp:// require STARTTLS; smtps://, no credentials, or this machine do not', () => {
+  const options = (url: string) => smtpTransportOptions(readMailConfig({ SVC_SMTP_URL: url }, ':memory:') as SmtpMailConfig);
+  expect(options('smtp://user:pass@mail.example:587').requireTLS).toBe(true);
+  expect(options('smtps://user:pass@mail.example').requireTLS).toBe(false);
+  expect(options('smtp://mail.example:25').requireTLS).toBe(false);
+  for (const host of ['127.0.0.1', 'localhost', '[::1]']) expect(options(`smtp://user:pass@${host}:2525`).requireTLS).toBe(false);
 });

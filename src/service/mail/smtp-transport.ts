@@ -9,12 +9,21 @@ import { MailSendError, toMailSendError } from './mail-error';
 import { toMailOptions } from './mail-options';
 import type { MailTransport } from './transport';
 
-export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig): MailTransport {
-  const pool = nodemailer.createTransport({
+/** A host on this machine: a password sent to it never crosses a network. */
+const isLoopback = (host: string) => /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?)$/i.test(host);
+
+/**
+ * nodemailer's options for the server. Credentials to another machine over `smtp://` require
+ * STARTTLS: nodemailer would otherwise use it only when offered, and a server that does not
+ * offer it (or an attacker who strips the offer) would get the password in clear.
+ */
+export function smtpTransportOptions({ server, timeouts }: Pick<SmtpMailConfig, 'server' | 'timeouts'>) {
+  return {
     pool: true,
     host: server.host,
     port: server.port,
     secure: server.secure,
+    requireTLS: !server.secure && !!server.auth && !isLoopback(server.host),
     ...(server.auth && { auth: server.auth }),
     connectionTimeout: timeouts.connection,
     greetingTimeout: timeouts.greeting,
@@ -23,7 +32,11 @@ export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig):
     // One new connection when a pooled one closes under a message; further retries are the
     // sender's (with its own back-off), not a second loop in here.
     maxRequeues: 1,
-  });
+  };
+}
+
+export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig): MailTransport {
+  const pool = nodemailer.createTransport(smtpTransportOptions({ server, timeouts }));
   let closed = false;
   return {
     kind: 'smtp',
