@@ -14,6 +14,7 @@ import { ensureDemoLogin, DEMO_LOGIN } from '../../service/seed/demo-login';
 import { systemClock } from '../../service/domain/clock';
 import { createMailTransport, formatMailbox, MailConfigError, readMailConfig, type MailConfig } from '../../service/mail';
 import { startMailSender } from '../../service/mail/send-queued';
+import { runPeriodically } from '../../service/periodic';
 import { listen } from '../../service/server';
 import { withStaticFiles } from '../../service/static-files';
 import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
@@ -136,24 +137,12 @@ export const MAIL_EVERY_MS = 2_000;
  * minutes, one run at a time. What a run did is said only when it did something.
  */
 function startBilling(deps: RenewalDeps, io: Io): { stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  const run = () => {
-    running = running.then(async () => {
-      try {
-        const report = await runRenewals(deps, (error, what) => io.err(`billing: ${what}: ${(error as Error).message}`));
-        if (Object.values(report).some((n) => n > 0)) io.err(`billing: ${JSON.stringify(report)}`);
-      } catch (error) {
-        io.err(`billing: the run failed and is tried again in ${BILLING_EVERY_MS / 60_000} minutes: ${(error as Error).message}`);
-      }
-    });
-  };
-  run();
-  const timer = setInterval(run, BILLING_EVERY_MS);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    async () => {
+      const report = await runRenewals(deps, (error, what) => io.err(`billing: ${what}: ${(error as Error).message}`));
+      if (Object.values(report).some((n) => n > 0)) io.err(`billing: ${JSON.stringify(report)}`);
     },
-  };
+    BILLING_EVERY_MS,
+    (error) => io.err(`billing: the run failed and is tried again in ${BILLING_EVERY_MS / 60_000} minutes: ${(error as Error).message}`),
+  );
 }

@@ -6,6 +6,7 @@
  * Claims are leases in the store, so any number of processes may run this side by side.
  */
 import type { Clock } from '../domain/clock';
+import { runPeriodically } from '../periodic';
 import type { MailRecord } from '../store/records';
 import type { Store } from '../store/store';
 
@@ -73,33 +74,13 @@ function messageOf(mail: MailRecord, fromAddress: string) {
   };
 }
 
-/**
- * Runs passes every `everyMs` (and at once when `wake()` is called after queueing), one pass at
- * a time, until stopped; a pass that fails is said and the next one tries again.
- */
+/** The sender in the background (../periodic.ts): each pass sends until nothing more is due now. */
 export function startMailSender(deps: MailSendDeps, everyMs = 5_000): { wake(): void; stop(): Promise<void> } {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const pass = () => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        // Until the outbox has nothing more due now.
-        while (!stopped && (await sendQueuedMail(deps)) > 0);
-      } catch (error) {
-        deps.report(`mail: a pass failed and is tried again in ${everyMs / 1000} s: ${(error as Error).message}`);
-      }
-    });
-  };
-  pass();
-  const timer = setInterval(pass, everyMs);
-  timer.unref();
-  return {
-    wake: pass,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return runPeriodically(
+    async (stopped) => {
+      while (!stopped() && (await sendQueuedMail(deps)) > 0);
     },
-  };
+    everyMs,
+    (error) => deps.report(`mail: a pass failed and is tried again in ${everyMs / 1000} s: ${(error as Error).message}`),
+  );
 }
