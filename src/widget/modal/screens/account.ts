@@ -3,12 +3,15 @@ import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { logoutButton, screenLinks } from './menu-links';
 
-/** Who is logged in: initials in a circle (decoration: the name follows), the name, the e-mail. */
-export function memberHeader({ doc }: ScreenContext, member: MemberInfo): HTMLElement {
+/**
+ * Who is logged in: initials in a circle (decoration: the name follows), the name, the e-mail.
+ * `title` replaces the name in bold (the member menu's "Logged in as …").
+ */
+export function memberHeader({ doc }: ScreenContext, member: MemberInfo, title = member.name || member.email): HTMLElement {
   const initials = (member.name || member.email).split(/[\s@.]+/).filter(Boolean).slice(0, 2).map((word) => word[0]!.toUpperCase()).join('');
   return el(doc, 'div', { class: 'who' },
     el(doc, 'span', { class: 'avatar', 'aria-hidden': 'true' }, initials),
-    el(doc, 'p', {}, el(doc, 'strong', {}, member.name || member.email), member.name ? el(doc, 'span', { class: 'muted' }, ' ', el(doc, 'br'), member.email) : null));
+    el(doc, 'p', {}, el(doc, 'strong', {}, title), member.name ? el(doc, 'span', { class: 'muted' }, ' ', el(doc, 'br'), member.email) : null));
 }
 
 /** The member's account: who is logged in, a menu of the other screens, and logging out. */

@@ -27,7 +27,7 @@ export function cardFields({ doc, t }: ScreenContext, required: boolean): HTMLEl
       control.value = format(control.value.replace(/\D/g, ''), event as InputEvent);
     });
   reformat(number, (digits) => {
-    brand.textContent = brandName(cardBrand(digits) || 'unknown');
+    brand.textContent = brandName(cardBrand(digits));
     return groupCardNumber(digits.slice(0, 19));
   });
   // "12" becomes "12/" as it is typed, not as it is deleted back to.

@@ -2,7 +2,7 @@ import type { InvoiceSummary } from '../../../contract/member';
 import { date, money } from '../format';
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
-import { seePlans } from './memberships';
+import { seePlans } from './menu-links';
 
 /** The member's invoices, newest first, failed attempts included, each with its status as a badge. */
 export const invoicesScreen: Screen = forMember(async (ctx) => {

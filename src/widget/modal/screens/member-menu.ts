@@ -15,8 +15,7 @@ export const memberMenuScreen: Screen = forMember((ctx, member) => {
     [t.invoices, ctx.screens.invoices],
     [t.plans, ctx.screens.plans],
   ]);
-  const header = memberHeader(ctx, member);
-  // Said in words too: "Logged in as …" (the header's name alone would not say it).
-  header.querySelector('strong')!.textContent = t.signedInAs(member.name || member.email);
+  // Said in words: "Logged in as …" (the header's name alone would not say it).
+  const header = memberHeader(ctx, member, t.signedInAs(member.name || member.email));
   render(ctx, t.menu, header, el(doc, 'nav', { 'aria-label': t.menu }, el(doc, 'ul', { class: 'menu' }, ...links, el(doc, 'li', {}, logoutButton(ctx, { class: 'link' })))));
 });

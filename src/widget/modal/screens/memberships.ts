@@ -1,14 +1,8 @@
 import type { Membership } from '../../../contract/member';
 import { date } from '../format';
-import { errorText, forMember, render, type Screen, type ScreenContext } from '../screen';
+import { errorText, forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
-
-/** An empty list's next step: the plans, with a way back here. */
-export function seePlans(ctx: ScreenContext, from: Screen): HTMLElement {
-  const button = el(ctx.doc, 'button', { type: 'button', class: 'primary' }, ctx.t.seePlans);
-  button.addEventListener('click', () => ctx.show(ctx.screens.plans, from));
-  return el(ctx.doc, 'div', { class: 'actions' }, button);
-}
+import { seePlans } from './menu-links';
 
 /**
  * The member's memberships as cards, each with its state as a badge (renews, ends, expires); a

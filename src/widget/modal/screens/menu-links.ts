@@ -32,3 +32,10 @@ export function planChoice(ctx: ScreenContext, plan: { publicId: string; name: s
   choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId), from));
   return choose;
 }
+
+/** An empty list's next step: the plans, with a way back here. */
+export function seePlans(ctx: ScreenContext, from: Screen): HTMLElement {
+  const button = el(ctx.doc, 'button', { type: 'button', class: 'primary' }, ctx.t.seePlans);
+  button.addEventListener('click', () => ctx.show(ctx.screens.plans, from));
+  return el(ctx.doc, 'div', { class: 'actions' }, button);
+}
