@@ -141,6 +141,10 @@ export const MEMBER_EVENT_TYPES = [
   'cancellation',
   'abandonedConversion',
   'paymentFailed',
+  /** A member set a new password through a mailed reset link (issue 15). */
+  'passwordReset',
+  /** A member's new e-mail address was confirmed and took effect; details `{ from, to }`. */
+  'emailChanged',
 ] as const;
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 

@@ -168,11 +168,62 @@ export interface SignUpRequest {
   customFields?: Record<string, SignupFieldValue>;
 }
 
-/** POST /member/v1/sites/{subdomain}/sessions. */
-export interface SignInRequest {
+/**
+ * POST /member/v1/sites/{subdomain}/sessions: a password, a mailed 6-digit code (with the
+ * e-mail it went to), or the token of a mailed sign-in link.
+ */
+export type SignInRequest = { email: string; password: string } | { email: string; code: string } | { token: string };
+
+/**
+ * Asks for a mail: POST …/password-reset (a reset link) and POST …/sign-in-codes (a code and a
+ * sign-in link). `returnTo` is the page the member asked from, where the mailed link leads back
+ * to; it must be on the site's domain (or a subdomain of it). Absent: the site's home page.
+ */
+export interface MailRequest {
   email: string;
-  password: string;
+  returnTo?: string;
 }
+
+/**
+ * What asking for a mail answers (202), whether or not the address is a member's and whether
+ * or not a send limit held the mail back: the answer never tells who is a member. Sign-up on a
+ * site that wants addresses confirmed first answers it too, and so does an e-mail change.
+ */
+export interface MailSentResponse {
+  /** The address the mail went to (lower-cased), for "we sent a code to …". */
+  email: string;
+  mailSent: true;
+}
+
+/** POST …/password-reset/complete: the mailed link's token and the new password. Answers 201 `SessionResponse`. */
+export interface PasswordResetRequest {
+  token: string;
+  newPassword: string;
+}
+
+/** PUT …/me/email: the new address takes effect once it is confirmed (202 `MailSentResponse`). */
+export interface EmailChangeRequest {
+  email: string;
+  /** The current password. */
+  password: string;
+  returnTo?: string;
+}
+
+/** The mailed link's token (POST …/email-changes) or its code (POST …/me/email/confirm, signed in). */
+export type EmailChangeConfirmation = { token: string } | { code: string };
+
+/** What the signed-out confirmation of an e-mail change answers: the address now in use. */
+export interface EmailChangedResponse {
+  email: string;
+}
+
+/** How many digits a mailed code has, and how long a code and a reset link stay good. */
+export const SIGN_IN_CODE_DIGITS = 6;
+export const SIGN_IN_CODE_MS = 10 * 60_000;
+export const CODE_TRIES = 5;
+export const PASSWORD_RESET_MS = 60 * 60_000;
+/** A mailed link's token: 32 random bytes, base64url. */
+export const MAIL_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** What sign-up and sign-in answer: a bearer token for this site only, and the member. */
 export interface SessionResponse {
@@ -214,6 +265,21 @@ export type MemberApiErrorCode =
   | 'notCancellable'
   /** Protected content the member's plans do not open. */
   | 'noAccess'
+  /** A mailed link's token that names nothing (mistyped or cut short). */
+  | 'tokenInvalid'
+  /** A mailed link used already (each works once), or made void by a later password or e-mail change. */
+  | 'tokenUsed'
+  /** A mailed link past its time (a reset link lasts an hour, a sign-in link 10 minutes). */
+  | 'tokenExpired'
+  /** A wrong mailed code; the member may try again, CODE_TRIES times in all. */
+  | 'invalidCode'
+  /** No live code for the address: none asked for, past its 10 minutes, used, or tried CODE_TRIES times. Ask for a new one. */
+  | 'codeExpired'
+  /**
+   * The site lets members in only once their address is confirmed: a code and link are on
+   * their way (sign-up on such a site, and a password sign-in of an unconfirmed member).
+   */
+  | 'emailNotConfirmed'
   | 'internalError';
 
 /** Codes a widget promise can reject with: the service's, and the widget's own. */

@@ -14,7 +14,7 @@ import { jsonResponse } from '../http/json';
 import type { RateLimit } from '../http/rate-limit';
 import { log } from '../diagnostics';
 import { ConflictError } from '../store/errors';
-import type { MemberRecord, SiteRecord } from '../store/records';
+import type { MemberRecord, MemberTokenRecord, SessionRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { readJson, readObject } from './body';
 import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
@@ -24,10 +24,15 @@ import { contentRoutes } from './content-routes';
 import { findOpenPlan, listedPlans, toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
-import { authenticate, closeSession, openSession } from './sessions';
+import { authenticate, closeSession, newSession, openSession } from './sessions';
 import { SignInThrottle } from './sign-in-throttle';
 import { SignupLimits } from './signup-limits';
-import { readEmail, readPassword, validateSignUp } from './signup';
+import { bad, readEmail, readPassword, validateSignUp, type Problems } from './signup';
+import { codeExpired, mailSent, refuseBlocked, requestSignInMail, signInMail, tokenError, checkCode } from './mail-flows';
+import { findToken, mailRoutes } from './mail-routes';
+import { readCode } from './mail-tokens';
+import { readReturnTo } from './return-to';
+import { sendsNotice } from '../domain/site-mail';
 
 export const MEMBER_BASE_PATH = '/member/v1';
 
@@ -89,14 +94,14 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
   });
 
   const member = async (c: Context<MemberEnv>) => authenticate(store, clock, c.get('site'), c.req.raw);
-  const sessionAnswer = async (site: SiteRecord, record: MemberRecord, status: number) => {
-    const { token, session } = await openSession(store, clock, site.id, record.id);
+  /** 201 with the session's bearer token and the member. */
+  const sessionAnswer = async (site: SiteRecord, record: MemberRecord, token: string, session: SessionRecord) => {
     const body: SessionResponse = {
       token,
       expiresAt: new Date(session.expiresAt).toISOString(),
       memberInfo: await loadMemberInfo(store, site, record, clock()),
     };
-    return jsonResponse(body, status, { 'cache-control': 'no-store' });
+    return jsonResponse(body, 201, { 'cache-control': 'no-store' });
   };
   const recordEvent = (site: SiteRecord, memberId: number, eventType: 'signup' | 'login') =>
     store.createMemberEvents([{ siteId: site.id, memberId, eventType, details: {}, createdAt: clock() }]);
@@ -118,31 +123,64 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     return jsonResponse(body);
   });
 
+  // Sign-up mails a code and link that confirm the address (with the welcome notice when the
+  // site sends it). A site that wants addresses confirmed first signs nobody in here, and answers
+  // a taken address exactly like a new one: its owner gets a mail instead (docs/member-api.md).
   app.post('/sites/:subdomain/members', async (c) => {
     const site = c.get('site');
-    const input = validateSignUp(await readObject(c.req.raw), await store.listSignupFields(site.id));
+    const body = await readObject(c.req.raw);
+    const input = validateSignUp(body, await store.listSignupFields(site.id));
+    const problems: Problems = [];
+    const returnTo = readReturnTo(body.returnTo, site, problems);
+    if (problems.length > 0) throw MemberError.fields(problems);
     signupLimits.count(site.id, input.email, addressOf(c), clock());
-    if (await store.findMemberLogin(site.id, input.email)) throw emailTaken();
+    const confirmFirst = site.mail?.requireConfirmedEmail === true;
     const { password, ...profile } = input;
-    let id: number;
+    // Hashed whether or not the address is taken, so the answer takes as long either way.
+    const passwordHash = await passwords.hash(password);
+    const taken = await store.findMemberLogin(site.id, input.email);
+    if (taken && !confirmFirst) throw emailTaken();
+    const now = clock();
+    if (taken) {
+      if (taken.status !== 'blocked') await requestSignInMail(store, site, { id: taken.memberId, email: input.email }, returnTo, 'accountExists', now);
+      return mailSent(input.email);
+    }
+    // The new member's id is not known before the write, so the mail is made for id 0 and the
+    // store writes the token with the new id (SignUpRecord's token has no memberId).
+    const { token, mail } = signInMail(site, { id: 0, ...input }, returnTo, sendsNotice(site, 'welcome') ? 'welcome' : 'confirmEmail', now);
+    const { siteId: _site, memberId: _member, ...tokenFields } = token;
+    const session = confirmFirst ? undefined : newSession(now);
+    let signedUp: Awaited<ReturnType<Store['signUpMember']>>;
     try {
-      [id] = (await store.createMembers([
-        { siteId: site.id, ...profile, passwordHash: await passwords.hash(password), status: 'approved', createdAt: clock() },
-      ])) as [number];
+      signedUp = await store.signUpMember({
+        member: { siteId: site.id, ...profile, passwordHash, status: 'approved', createdAt: now },
+        events: [{ eventType: 'signup', details: {}, createdAt: now }],
+        token: tokenFields,
+        mails: [mail],
+        ...(session && { session: session.fields }),
+      });
     } catch (error) {
-      if (error instanceof ConflictError) throw emailTaken(); // lost a race with a sign-up of the same address
+      // Lost a race with a sign-up of the same address.
+      if (error instanceof ConflictError) {
+        if (confirmFirst) return mailSent(input.email);
+        throw emailTaken();
+      }
       throw error;
     }
-    await recordEvent(site, id, 'signup');
-    return sessionAnswer(site, (await store.getMember(site.id, id))!, 201);
+    if (!session) return mailSent(input.email);
+    return sessionAnswer(site, (await store.getMember(site.id, signedUp.memberId))!, session.token, signedUp.session!);
   });
 
+  // Three ways in: a password, a mailed code with its address, or a mailed link's token.
   app.post('/sites/:subdomain/sessions', async (c) => {
     const site = c.get('site');
     const body = await readObject(c.req.raw);
-    const problems: Parameters<typeof readEmail>[1] = [];
+    if (body.token !== undefined) return signInByToken(site, body.token);
+    if (body.code !== undefined && body.password === undefined) return signInByCode(site, body);
+    const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const password = readPassword(body.password, problems, false);
+    const returnTo = readReturnTo(body.returnTo, site, problems);
     if (problems.length > 0) throw MemberError.fields(problems);
 
     const login = await store.findMemberLogin(site.id, email);
@@ -152,9 +190,49 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     });
     if (!login || !signedIn) throw MemberError.of(401, 'invalidCredentials', 'The e-mail or the password is wrong');
     if (login.status === 'blocked') throw MemberError.of(403, 'memberBlocked', 'This account is blocked; contact the site');
+    if (site.mail?.requireConfirmedEmail === true && login.emailConfirmedAt === undefined) {
+      await requestSignInMail(store, site, { id: login.memberId, email }, returnTo, 'confirmEmail', clock());
+      throw MemberError.of(403, 'emailNotConfirmed', `Confirm your e-mail address first: we sent a code to ${email}`, 'email');
+    }
     await recordEvent(site, login.memberId, 'login');
-    return sessionAnswer(site, (await store.getMember(site.id, login.memberId))!, 201);
+    const { token, session } = await openSession(store, clock, site.id, login.memberId);
+    return sessionAnswer(site, (await store.getMember(site.id, login.memberId))!, token, session);
   });
+
+  /** Redeems a signIn token: a session, a `login` event, and the address confirmed when it was not. */
+  const redeemSignIn = async (site: SiteRecord, token: MemberTokenRecord, record: MemberRecord, refused: (reason: 'missing' | 'used' | 'expired') => MemberError) => {
+    const now = clock();
+    const session = newSession(now);
+    const outcome = await store.redeemMemberToken(token.id, now, {
+      ...(record.emailConfirmedAt === undefined && { member: { emailConfirmedAt: now } }),
+      session: session.fields,
+      events: [{ eventType: 'login', details: {}, createdAt: now }],
+    });
+    if (!outcome.redeemed) throw refused(outcome.reason);
+    return sessionAnswer(site, outcome.member, session.token, outcome.session!);
+  };
+  const signInByToken = async (site: SiteRecord, value: unknown) => {
+    const token = await findToken(store, site, value, 'signIn');
+    const record = await store.getMember(site.id, token.memberId);
+    refuseBlocked(record);
+    const now = clock();
+    if (token.usedAt !== undefined) throw tokenError('used');
+    if (token.expiresAt <= now) throw tokenError('expired');
+    return redeemSignIn(site, token, record, tokenError);
+  };
+  const signInByCode = async (site: SiteRecord, body: Record<string, unknown>) => {
+    const problems: Problems = [];
+    const email = readEmail(body.email, problems);
+    const code = readCode(body.code);
+    if (code === undefined) bad(problems, 'code', 'Enter the 6-digit code from the e-mail');
+    if (problems.length > 0) throw MemberError.fields(problems);
+    const login = await store.findMemberLogin(site.id, email);
+    // No member, no code: the same answer as an old code, so a code tells nobody who is a member.
+    const token = await checkCode(store, clock, site.id, login?.memberId, 'signIn', code!);
+    const record = await store.getMember(site.id, token.memberId);
+    refuseBlocked(record);
+    return redeemSignIn(site, token, record, codeExpired);
+  };
 
   app.delete('/sites/:subdomain/sessions/current', async (c) => {
     await closeSession(store, clock, c.get('site'), c.req.raw);
@@ -186,7 +264,8 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     return jsonResponse((await store.updateMemberMetadata(record.siteId, record.id, () => ({}))) ?? {});
   });
 
-  accountRoutes(app, { store, clock, passwords, throttle, authenticate: member, emailTaken });
+  accountRoutes(app, { store, clock, passwords, throttle, authenticate: member });
+  mailRoutes(app, { store, clock, passwords, throttle, authenticate: member, sessionAnswer, emailTaken });
   billingRoutes(app, { store, clock, processor, authenticate: member });
   contentRoutes(app, { store, clock, authenticate: member });
 
@@ -209,6 +288,11 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     '/sites/:subdomain/sessions/current': 'DELETE',
     '/sites/:subdomain/me': 'GET, PATCH',
     '/sites/:subdomain/me/email': 'PUT',
+    '/sites/:subdomain/me/email/confirm': 'POST',
+    '/sites/:subdomain/email-changes': 'POST',
+    '/sites/:subdomain/password-reset': 'POST',
+    '/sites/:subdomain/password-reset/complete': 'POST',
+    '/sites/:subdomain/sign-in-codes': 'POST',
     '/sites/:subdomain/me/password': 'PUT',
     '/sites/:subdomain/me/metadata': 'GET, PATCH, DELETE',
     '/sites/:subdomain/plans': 'GET',

@@ -6,7 +6,7 @@
 import { randomBytes, toBase64Url } from '../crypto/bytes';
 import { sha256Hex } from '../crypto/digests';
 import type { Clock } from '../domain/clock';
-import type { MemberRecord, SessionRecord, SiteRecord } from '../store/records';
+import type { MemberRecord, NewSession, SessionRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError, unauthenticated } from './errors';
 
@@ -22,17 +22,15 @@ export interface Authenticated {
   member: MemberRecord;
 }
 
-export async function openSession(store: Store, clock: Clock, siteId: number, memberId: number) {
+/** A new session's bearer token and what the store keeps of it, for a write that stores it (a redeemed mailed token). */
+export function newSession(now: number): { token: string; fields: Omit<NewSession, 'siteId' | 'memberId'> } {
   const token = SESSION_PREFIX + toBase64Url(randomBytes(32));
-  const now = clock();
-  const session = await store.createSession({
-    siteId,
-    memberId,
-    tokenHash: sha256Hex(token),
-    createdAt: now,
-    lastUsedAt: now,
-    expiresAt: now + IDLE_MS,
-  });
+  return { token, fields: { tokenHash: sha256Hex(token), createdAt: now, lastUsedAt: now, expiresAt: now + IDLE_MS } };
+}
+
+export async function openSession(store: Store, clock: Clock, siteId: number, memberId: number) {
+  const { token, fields } = newSession(clock());
+  const session = await store.createSession({ siteId, memberId, ...fields });
   return { token, session };
 }
 

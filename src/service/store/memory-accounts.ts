@@ -8,8 +8,11 @@ import type { MemberMetadata } from '../../contract/member';
 import { ConflictError, MissingReferenceError } from './errors';
 import { Table, copy } from './memory-table';
 import type {
+  MemberPatch,
   MemberRecord,
   MembershipRecord,
+  NewMember,
+  NewSession,
   SessionRecord,
   SignupFieldRecord,
   SignupValueRecord,
@@ -23,9 +26,20 @@ export interface AccountTables {
   memberships: Table<MembershipRecord>;
   /** The store's own check: throws MissingReferenceError for an unknown site. */
   requireSite(siteId: number): void;
+  /** Deletes the member's unused mailed tokens (./memory-member-tokens). */
+  dropUnusedTokens(memberId: number): void;
 }
 
-export function memoryAccounts({ members, fields, memberships, requireSite }: AccountTables): AccountMethods {
+/** The accounts part: its Store methods, and the synchronous writes behind them that ./memory-member-tokens runs together. */
+export interface MemoryAccounts {
+  methods: AccountMethods;
+  createMembers(batch: readonly NewMember[]): number[];
+  updateMember(siteId: number, memberId: number, patch: MemberPatch): MemberRecord | undefined;
+  createSession(session: NewSession): SessionRecord;
+  revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): number;
+}
+
+export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens }: AccountTables): MemoryAccounts {
   const sessions = new Table<SessionRecord>();
   const sessionByHash = new Map<string, SessionRecord>();
   /** Member id by `${siteId}\n${email}`: the per-site unique e-mail rule, and sign-in's lookup. */
@@ -42,7 +56,103 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
   }
   const emailKey = (siteId: number, email: string) => `${siteId}\n${email}`;
 
-  return {
+  function createMembers(batch: readonly NewMember[]): number[] {
+    const taken = new Set<string>();
+    for (const m of batch) {
+      requireSite(m.siteId);
+      const key = emailKey(m.siteId, m.email);
+      if (taken.has(key) || memberByEmail.has(key)) {
+        throw new ConflictError('email', `a member with e-mail ${m.email} exists`);
+      }
+      taken.add(key);
+      for (const { fieldId } of m.signupValues ?? []) {
+        const field = fields.byId.get(fieldId);
+        if (!field || field.siteId !== m.siteId) {
+          throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${m.siteId}`);
+        }
+      }
+    }
+    return batch.map(({ passwordHash, signupValues, ...profile }) => {
+      const { id } = members.insert((id) => ({ ...copy(profile), id }));
+      memberByEmail.set(emailKey(profile.siteId, profile.email), id);
+      if (passwordHash !== undefined) passwords.set(id, passwordHash);
+      if (signupValues && signupValues.length > 0) {
+        // A field given twice keeps its last value, as in the SQLite store.
+        values.set(id, new Map(signupValues.map((v) => [v.fieldId, copy(v)])));
+      }
+      return id;
+    });
+}
+
+  function updateMember(siteId: number, memberId: number, patch: MemberPatch): MemberRecord | undefined {
+    const member = memberIn(siteId, memberId);
+    if (!member) return undefined;
+    // Every check before any change: a rejected patch changes nothing.
+    const emailChanges = patch.email !== undefined && patch.email !== member.email;
+    if (emailChanges && memberByEmail.has(emailKey(siteId, patch.email!))) {
+      throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
+    }
+    for (const { fieldId } of patch.signupValues ?? []) {
+      const field = fields.byId.get(fieldId);
+      if (!field || field.siteId !== siteId) {
+        throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${siteId}`);
+      }
+    }
+    for (const key of ['firstName', 'lastName'] as const) {
+      const value = patch[key];
+      if (value === null) delete member[key];
+      else if (value !== undefined) member[key] = value;
+    }
+    if (emailChanges) {
+      memberByEmail.delete(emailKey(siteId, member.email));
+      member.email = patch.email!;
+      memberByEmail.set(emailKey(siteId, member.email), memberId);
+      // A new e-mail is unconfirmed until a patch says otherwise (a redeemed emailChange token does).
+      delete member.emailConfirmedAt;
+    }
+    if (patch.emailConfirmedAt !== undefined) member.emailConfirmedAt = patch.emailConfirmedAt;
+    if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
+    // Links and codes mailed before a new password or address no longer work.
+    if (patch.passwordHash !== undefined || patch.email !== undefined) dropUnusedTokens(memberId);
+    if (patch.processorCustomerId !== undefined) member.processorCustomerId = patch.processorCustomerId;
+    if (patch.signupValues?.length) {
+      const mine = values.get(memberId) ?? new Map<number, SignupValueRecord>();
+      for (const { fieldId, value } of patch.signupValues) {
+        if (value === null) mine.delete(fieldId);
+        else mine.set(fieldId, copy({ fieldId, value }));
+      }
+      values.set(memberId, mine);
+    }
+    return copy(member);
+}
+
+  function createSession(session: NewSession): SessionRecord {
+    if (!memberIn(session.siteId, session.memberId)) {
+      requireSite(session.siteId);
+      throw new MissingReferenceError('memberId', `memberId ${session.memberId} does not exist in site ${session.siteId}`);
+    }
+    if (sessionByHash.has(session.tokenHash)) throw new ConflictError('tokenHash', 'a session with that token exists');
+    const row = sessions.insert((id) => ({ ...copy(session), id }));
+    sessionByHash.set(row.tokenHash, row);
+    return copy(row);
+}
+
+  function revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): number {
+    let revoked = 0;
+    for (const session of sessions.rows) {
+      if (session.siteId !== siteId || session.memberId !== memberId) continue;
+      if (session.revokedAt !== undefined || session.tokenHash === keepTokenHash) continue;
+      session.revokedAt = at;
+      revoked++;
+    }
+    return revoked;
+}
+
+  const methods: AccountMethods = {
+    createMembers: async (batch) => createMembers(batch),
+    updateMember: async (siteId, memberId, patch) => updateMember(siteId, memberId, patch),
+    createSession: async (session) => createSession(session),
+    revokeMemberSessions: async (siteId, memberId, at, keepTokenHash) => revokeMemberSessions(siteId, memberId, at, keepTokenHash),
     async createSignupFields(batch) {
       for (const f of batch) requireSite(f.siteId);
       // Keys as SQLite's unique index has them: per site, given or the `field-<id>` default.
@@ -62,33 +172,6 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
         .map(copy);
     },
 
-    async createMembers(batch) {
-      const taken = new Set<string>();
-      for (const m of batch) {
-        requireSite(m.siteId);
-        const key = emailKey(m.siteId, m.email);
-        if (taken.has(key) || memberByEmail.has(key)) {
-          throw new ConflictError('email', `a member with e-mail ${m.email} exists`);
-        }
-        taken.add(key);
-        for (const { fieldId } of m.signupValues ?? []) {
-          const field = fields.byId.get(fieldId);
-          if (!field || field.siteId !== m.siteId) {
-            throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${m.siteId}`);
-          }
-        }
-      }
-      return batch.map(({ passwordHash, signupValues, ...profile }) => {
-        const { id } = members.insert((id) => ({ ...copy(profile), id }));
-        memberByEmail.set(emailKey(profile.siteId, profile.email), id);
-        if (passwordHash !== undefined) passwords.set(id, passwordHash);
-        if (signupValues && signupValues.length > 0) {
-          // A field given twice keeps its last value, as in the SQLite store.
-          values.set(id, new Map(signupValues.map((v) => [v.fieldId, copy(v)])));
-        }
-        return id;
-      });
-    },
     async getMember(siteId, id) {
       const member = memberIn(siteId, id);
       return member && copy(member);
@@ -98,47 +181,16 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
       if (id === undefined) return undefined;
       const member = members.byId.get(id)!;
       const passwordHash = passwords.get(id);
-      return { memberId: id, status: member.status, ...(passwordHash !== undefined && { passwordHash }) };
+      return {
+        memberId: id,
+        status: member.status,
+        ...(passwordHash !== undefined && { passwordHash }),
+        ...(member.emailConfirmedAt !== undefined && { emailConfirmedAt: member.emailConfirmedAt }),
+      };
     },
     async listSignupValues(siteId, memberId) {
       if (!memberIn(siteId, memberId)) return [];
       return [...(values.get(memberId)?.values() ?? [])].sort((x, y) => x.fieldId - y.fieldId).map(copy);
-    },
-    async updateMember(siteId, memberId, patch) {
-      const member = memberIn(siteId, memberId);
-      if (!member) return undefined;
-      // Every check before any change: a rejected patch changes nothing.
-      const emailChanges = patch.email !== undefined && patch.email !== member.email;
-      if (emailChanges && memberByEmail.has(emailKey(siteId, patch.email!))) {
-        throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
-      }
-      for (const { fieldId } of patch.signupValues ?? []) {
-        const field = fields.byId.get(fieldId);
-        if (!field || field.siteId !== siteId) {
-          throw new MissingReferenceError('fieldId', `fieldId ${fieldId} does not exist in site ${siteId}`);
-        }
-      }
-      for (const key of ['firstName', 'lastName'] as const) {
-        const value = patch[key];
-        if (value === null) delete member[key];
-        else if (value !== undefined) member[key] = value;
-      }
-      if (emailChanges) {
-        memberByEmail.delete(emailKey(siteId, member.email));
-        member.email = patch.email!;
-        memberByEmail.set(emailKey(siteId, member.email), memberId);
-      }
-      if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
-      if (patch.processorCustomerId !== undefined) member.processorCustomerId = patch.processorCustomerId;
-      if (patch.signupValues?.length) {
-        const mine = values.get(memberId) ?? new Map<number, SignupValueRecord>();
-        for (const { fieldId, value } of patch.signupValues) {
-          if (value === null) mine.delete(fieldId);
-          else mine.set(fieldId, copy({ fieldId, value }));
-        }
-        values.set(memberId, mine);
-      }
-      return copy(member);
     },
     async listMembershipsOfMember(siteId, memberId) {
       return memberships.rows.filter((m) => m.siteId === siteId && m.memberId === memberId).map(copy);
@@ -157,26 +209,6 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
       return copy(next);
     },
 
-    async createSession(session) {
-      if (!memberIn(session.siteId, session.memberId)) {
-        requireSite(session.siteId);
-        throw new MissingReferenceError('memberId', `memberId ${session.memberId} does not exist in site ${session.siteId}`);
-      }
-      if (sessionByHash.has(session.tokenHash)) throw new ConflictError('tokenHash', 'a session with that token exists');
-      const row = sessions.insert((id) => ({ ...copy(session), id }));
-      sessionByHash.set(row.tokenHash, row);
-      return copy(row);
-    },
-    async revokeMemberSessions(siteId, memberId, at, keepTokenHash) {
-      let revoked = 0;
-      for (const session of sessions.rows) {
-        if (session.siteId !== siteId || session.memberId !== memberId) continue;
-        if (session.revokedAt !== undefined || session.tokenHash === keepTokenHash) continue;
-        session.revokedAt = at;
-        revoked++;
-      }
-      return revoked;
-    },
     async deleteExpiredSessions(now) {
       return sessions.deleteWhere((session) => {
         if (session.expiresAt > now) return false;
@@ -201,4 +233,5 @@ export function memoryAccounts({ members, fields, memberships, requireSite }: Ac
       return true;
     },
   };
+  return { methods, createMembers, updateMember, createSession, revokeMemberSessions };
 }

@@ -6,12 +6,36 @@ import { copy, Table } from './memory-table';
 import type { MailRecord, NewMail } from './records';
 import type { OutboxMethods } from './store';
 
-export function memoryOutbox(requireSite: (siteId: number) => void): OutboxMethods {
+export interface MemoryOutbox {
+  methods: OutboxMethods;
+  /** queueMail's work, synchronous: for the store's other writes that queue mail beside their change. Throws before any change. */
+  queue(batch: readonly NewMail[]): number[];
+  /** Mails of the `kinds` queued at `since` or later for the site, and of those for `to`. */
+  count(siteId: number, kinds: readonly string[], since: number, to: string): { site: number; address: number };
+}
+
+export function memoryOutbox(requireSite: (siteId: number) => void): MemoryOutbox {
   const mails = new Table<MailRecord>();
-  return {
+  /** Mail id by `${siteId}\n${onceKey}`. */
+  const once = new Map<string, number>();
+  const queue = (batch: readonly NewMail[]): number[] => {
+    for (const mail of batch) requireSite(mail.siteId); // every check before any change
+    return batch.map((mail) => {
+      const key = mail.onceKey === undefined ? undefined : `${mail.siteId}\n${mail.onceKey}`;
+      const earlier = key === undefined ? undefined : once.get(key);
+      if (earlier !== undefined) return earlier;
+      const { id } = mails.insert((id) => ({ ...copy(mail), id, status: 'queued', attempts: 0, nextAttemptAt: mail.createdAt }));
+      if (key !== undefined) once.set(key, id);
+      return id;
+    });
+  };
+  const count = (siteId: number, kinds: readonly string[], since: number, to: string) => {
+    const recent = mails.rows.filter((m) => m.siteId === siteId && m.createdAt >= since && kinds.includes(m.kind));
+    return { site: recent.length, address: recent.filter((m) => m.to === to).length };
+  };
+  const methods: OutboxMethods = {
     async queueMail(batch: readonly NewMail[]) {
-      for (const mail of batch) requireSite(mail.siteId); // every check before any change
-      return batch.map((mail) => mails.insert((id) => ({ ...copy(mail), id, status: 'queued', attempts: 0, nextAttemptAt: mail.createdAt })).id);
+      return queue(batch);
     },
 
     async claimMail(now, limit, leaseMs) {
@@ -57,4 +81,5 @@ export function memoryOutbox(requireSite: (siteId: number) => void): OutboxMetho
       return { ...found, items: found.items.map(copy) };
     },
   };
+  return { methods, queue, count };
 }

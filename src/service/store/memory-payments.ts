@@ -5,7 +5,7 @@
  */
 import { ConflictError, MissingReferenceError } from './errors';
 import { Table, copy } from './memory-table';
-import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from './records';
+import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewMail, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from './records';
 import type { BillingMethods } from './store';
 
 export interface BillingTables {
@@ -14,9 +14,11 @@ export interface BillingTables {
   memberships: Table<MembershipRecord>;
   /** The store's own check: throws MissingReferenceError for an unknown site. */
   requireSite(siteId: number): void;
+  /** Queues mail with a write (a receipt with its invoice); throws before any change. */
+  queueMail(mails: readonly NewMail[]): void;
 }
 
-export function memoryPayments({ members, plans, memberships, requireSite }: BillingTables): BillingMethods {
+export function memoryPayments({ members, plans, memberships, requireSite, queueMail }: BillingTables): BillingMethods {
   /** The saved card by member id. */
   const methods = new Map<number, PaymentMethodRecord>();
   /** Ids keep counting across replacements, like the SQLite store's AUTOINCREMENT. */
@@ -81,8 +83,12 @@ export function memoryPayments({ members, plans, memberships, requireSite }: Bil
       return method && method.siteId === siteId ? copy(method) : undefined;
     },
 
-    async createInvoice(invoice) {
-      return copy(addInvoice(invoice, checkInvoice(invoice)));
+    async createInvoice(invoice, mails = []) {
+      const key = checkInvoice(invoice);
+      for (const mail of mails) requireSite(mail.siteId);
+      const added = addInvoice(invoice, key);
+      queueMail(mails);
+      return copy(added);
     },
     async createInvoices(batch) {
       // Every row checked before any is added, the keys of the rows before each counted as taken.

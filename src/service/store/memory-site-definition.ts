@@ -44,6 +44,8 @@ function patchSite(site: SiteRecord, patch: SitePatch): void {
   else if (patch.checkboxLabels !== undefined) site.checkboxLabels = copy(patch.checkboxLabels);
   if (patch.theme === null) delete site.theme;
   else if (patch.theme !== undefined) site.theme = copy(patch.theme);
+  if (patch.mail === null) delete site.mail;
+  else if (patch.mail !== undefined) site.mail = copy(patch.mail);
 }
 
 export function memorySiteDefinition(t: SiteDefinitionTables): SiteDefinitionMethods {

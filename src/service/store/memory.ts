@@ -6,6 +6,7 @@
 import type { SiteMetrics } from '../../contract/admin';
 import { ConflictError, MissingReferenceError } from './errors';
 import { memoryAccounts } from './memory-accounts';
+import { memoryMemberTokens } from './memory-member-tokens';
 import { memoryOutbox } from './memory-outbox';
 import { memoryPayments } from './memory-payments';
 import { memorySiteDefinition } from './memory-site-definition';
@@ -15,6 +16,8 @@ import type {
   ApiKeyRecord,
   ContentViewRecord,
   MemberEventRecord,
+  MemberTokenRecord,
+  NewMemberEvent,
   MemberRecord,
   MembershipRecord,
   ContentNodeRecord,
@@ -49,11 +52,21 @@ export function createMemoryStore(): Store {
   const views = new Table<ContentViewRecord>();
   const keys = new Table<ApiKeyRecord>();
   const secrets = new Map<string, string>();
+  const tokens = new Table<MemberTokenRecord>();
 
   function requireSite(siteId: number): void {
     if (!sites.byId.has(siteId)) throw new MissingReferenceError('siteId', `site ${siteId} does not exist`);
   }
   const isLive = (node: ContentNodeRecord) => node.archivedAt === undefined && spaces.byId.get(node.spaceId)?.archivedAt === undefined;
+  const outbox = memoryOutbox(requireSite);
+  const accounts = memoryAccounts({
+    members, fields, memberships, requireSite,
+    dropUnusedTokens: (memberId) => void tokens.deleteWhere((t) => t.memberId === memberId && t.usedAt === undefined),
+  });
+  const addEvents = (batch: readonly NewMemberEvent[]) => {
+    for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');
+    return batch.map((e) => events.insert((id) => ({ ...copy(e), id })).id);
+  };
   const pageOf = <T>(page: Page<T>): Page<T> => ({ items: page.items.map(copy), hasMore: page.hasMore });
 
   function distinctActiveMembers(siteId: number, include: (m: MembershipRecord) => boolean): number {
@@ -131,7 +144,15 @@ export function createMemoryStore(): Store {
     },
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
-    ...memoryAccounts({ members, fields, memberships, requireSite }),
+    ...accounts.methods,
+    // Mailed tokens, and the writes that go with them (sign-up, redeeming a token).
+    ...memoryMemberTokens({
+      tokens, members, outbox, requireSite, addEvents,
+      createMember: (member) => accounts.createMembers([member])[0]!,
+      patchMember: accounts.updateMember,
+      createSession: accounts.createSession,
+      revokeSessions: accounts.revokeMemberSessions,
+    }),
 
     async listMembers(siteId, f, page) {
       return pageOf(
@@ -191,13 +212,10 @@ export function createMemoryStore(): Store {
     },
 
     // Saved cards and the invoice ledger.
-    ...memoryPayments({ members, plans, memberships, requireSite }),
-    ...memoryOutbox(requireSite),
+    ...memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue }),
+    ...outbox.methods,
 
-    async createMemberEvents(batch) {
-      for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');
-      return batch.map((e) => events.insert((id) => ({ ...copy(e), id })).id);
-    },
+    createMemberEvents: async (batch) => addEvents(batch),
     async listMemberEvents(siteId, f, page) {
       return pageOf(
         events.page(

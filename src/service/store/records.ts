@@ -36,6 +36,8 @@ export interface NewSite {
   checkboxLabels?: CheckboxLabels;
   /** The dialog's colours and shapes on this site. Absent: the widget's own. */
   theme?: SiteTheme;
+  /** What and how the site mails its members (issue 15). Absent: the defaults of SiteMailSettings. */
+  mail?: SiteMailSettings;
 }
 export interface SiteRecord extends NewSite {
   id: number;
@@ -51,6 +53,26 @@ export interface SitePatch {
   afterRegistration?: AfterRegistration;
   checkboxLabels?: CheckboxLabels | null;
   theme?: SiteTheme | null;
+  mail?: SiteMailSettings | null;
+}
+
+/** The notices a site may send its members; each is on unless the site turns it off. */
+export const MAIL_NOTICES = ['welcome', 'receipt', 'paymentFailed', 'endingSoon'] as const;
+export type MailNotice = (typeof MAIL_NOTICES)[number];
+
+/** A site's mail settings (the site file's `mail:`). Every key is optional; absent ones take the default named. */
+export interface SiteMailSettings {
+  /** The sender's name members see. Default: the site's name. */
+  fromName?: string;
+  /** Where members' answers go. Default: none (the service's sender address). */
+  replyTo?: string;
+  /**
+   * Whether a member must confirm their address before they may use the site. Default false:
+   * sign-up signs in at once, and (the cost) answers a taken address with `emailTaken`.
+   */
+  requireConfirmedEmail?: boolean;
+  /** Notices turned on or off; each absent one is on. */
+  notices?: Partial<Record<MailNotice, boolean>>;
 }
 export interface CheckboxLabels {
   yes: string;
@@ -99,6 +121,8 @@ interface MemberProfile {
   createdAt: EpochMs;
   /** The member's customer at the payment processor, set by their first paid sign-up. Never in the Admin API. */
   processorCustomerId?: string;
+  /** When the member proved they read mail at `email` (a mailed code or link). Absent: not confirmed. */
+  emailConfirmedAt?: EpochMs;
 }
 export interface NewMember extends MemberProfile {
   /** The password hasher's encoded hash. Members created without one cannot sign in. */
@@ -125,6 +149,8 @@ export interface MemberPatch {
   signupValues?: { fieldId: number; value: SignupFieldValue | null }[];
   /** Set when the first paid sign-up creates the member's customer; cannot be cleared. */
   processorCustomerId?: string;
+  /** Set when a mailed code or link proves the address; a new `email` without it is unconfirmed. */
+  emailConfirmedAt?: EpochMs;
 }
 
 /** What sign-in needs to know about an e-mail address. */
@@ -132,6 +158,7 @@ export interface MemberLogin {
   memberId: number;
   status: MemberStatus;
   passwordHash?: string;
+  emailConfirmedAt?: EpochMs;
 }
 
 /** A custom sign-up field the site defines (spec 2.7); `position` orders the sign-up form. */
@@ -355,6 +382,11 @@ export interface NewMail {
   /** Shown as the sender's name (the site's), and where answers go. */
   fromName?: string;
   replyTo?: string;
+  /**
+   * A mail that must go at most once, e.g. `endingSoon:<membership>:<end>`: queueing another
+   * with the key the site used before queues nothing (the billing run may find the same reason twice).
+   */
+  onceKey?: string;
   createdAt: EpochMs;
 }
 
@@ -373,3 +405,76 @@ export interface MailRecord extends NewMail {
 
 /** How an attempt ended: sent, to be tried again at `retryAt`, or given up (`failed`). */
 export type MailOutcome = { sent: EpochMs } | { retryAt: EpochMs; error: string } | { failedAt: EpochMs; error: string };
+
+/**
+ * What a mailed token proves and what redeeming it does (issue 15): `signIn` (a sign-in code or
+ * link; also confirms the address), `passwordReset` (a link that sets a new password),
+ * `emailChange` (a code or link that moves the account to `newEmail`).
+ */
+export type MemberTokenPurpose = 'signIn' | 'passwordReset' | 'emailChange';
+
+/** A token mailed to a member. Only hashes are kept: the link's token, and the code with it. */
+export interface NewMemberToken {
+  siteId: number;
+  memberId: number;
+  purpose: MemberTokenPurpose;
+  /** SHA-256 of the link's token, hex; unique. */
+  tokenHash: string;
+  /** SHA-256 of the code (member-tokens.ts says how), hex; absent: a link only. */
+  codeHash?: string;
+  /** `emailChange`: the address that takes effect. */
+  newEmail?: string;
+  createdAt: EpochMs;
+  expiresAt: EpochMs;
+}
+export interface MemberTokenRecord extends NewMemberToken {
+  id: number;
+  /** Wrong codes typed so far. */
+  attempts: number;
+  usedAt?: EpochMs;
+}
+
+/**
+ * Send limits for a mail a member (or a stranger) asked for: counted over the mails of `kinds`
+ * queued at `since` or later, per recipient and per site, in the transaction that would queue it.
+ */
+export interface SendLimits {
+  kinds: readonly string[];
+  since: EpochMs;
+  perAddress: number;
+  perSite: number;
+}
+
+/** A requested mail, the token it carries (if any), and the limits it must stay under. */
+export interface MailRequestRecord {
+  mail: NewMail;
+  token?: NewMemberToken;
+  limits: SendLimits;
+}
+
+/**
+ * What redeeming a token does besides marking it used, all in the same transaction. `member`
+ * may move the e-mail (ConflictError when taken: then nothing changes); `revokeSessions` signs
+ * out every session of the member, but the one `keepSessionHash` names; `session` opens a new one.
+ */
+export interface TokenEffects {
+  member?: MemberPatch;
+  revokeSessions?: boolean;
+  keepSessionHash?: string;
+  session?: Omit<NewSession, 'siteId' | 'memberId'>;
+  events?: Omit<NewMemberEvent, 'siteId' | 'memberId'>[];
+  mails?: NewMail[];
+}
+
+export type RedeemOutcome =
+  | { redeemed: true; member: MemberRecord; session?: SessionRecord }
+  | { redeemed: false; reason: 'missing' | 'used' | 'expired' };
+
+/** A new member with everything sign-up writes in the same transaction. */
+export interface SignUpRecord {
+  member: NewMember;
+  events: Omit<NewMemberEvent, 'siteId' | 'memberId'>[];
+  token?: Omit<NewMemberToken, 'siteId' | 'memberId'>;
+  mails?: NewMail[];
+  session?: Omit<NewSession, 'siteId' | 'memberId'>;
+}

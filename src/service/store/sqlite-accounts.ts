@@ -28,24 +28,89 @@ import type { AccountMethods } from './store';
 
 /** Expired sessions deleted per statement (deleteExpiredSessions). */
 const SWEEP_BATCH = 5000;
+/** A field given twice keeps its last value (as in the memory store). */
+const UPSERT_VALUE = `INSERT INTO signup_values (site_id, member_id, field_id, value) VALUES (?, ?, ?, ?)
+  ON CONFLICT (member_id, field_id) DO UPDATE SET value = excluded.value`;
+export const INSERT_SESSION = `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
+  VALUES (?, ?, ?, ?, ?, ?)`;
+
+/** createMembers' work: the batch in one transaction (or the caller's), ids in input order. */
+export function sqliteMemberWriter({ sql, insertAll, noSite, noRow }: SqliteConnection): (members: readonly NewMember[]) => number[] {
+  const insertMember = sql(
+    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url,
+       processor_customer_id, email_confirmed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertValue = sql(UPSERT_VALUE);
+  const missingField = (m: NewMember) => {
+    for (const { fieldId } of m.signupValues ?? []) {
+      const missing = noRow('signup_fields', 'fieldId', m.siteId, fieldId);
+      if (missing) return missing;
+    }
+    return undefined;
+  };
+  return (members) =>
+    insertAll(
+      members,
+      (m) => {
+        const result = insertMember.run(
+          m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt, orNull(m.passwordHash),
+          orNull(m.profileImageUrl), orNull(m.processorCustomerId), orNull(m.emailConfirmedAt));
+        const id = Number(result.lastInsertRowid);
+        for (const v of m.signupValues ?? []) insertValue.run(m.siteId, id, v.fieldId, JSON.stringify(v.value));
+        return result;
+      },
+      (m) => noSite(m.siteId) ?? missingField(m),
+    );
+}
+
+/**
+ * updateMember's work as one transaction: every write of a patch, or none (a constraint error
+ * rolls it back). False when the site has no such member. ./sqlite-member-tokens runs it inside
+ * its own transactions too (better-sqlite3 nests them as savepoints).
+ */
+export function sqliteMemberPatcher({ db, sql, first, noRow }: SqliteConnection) {
+  const insertValue = sql(UPSERT_VALUE);
+  return db.transaction((siteId: number, memberId: number, patch: MemberPatch) => {
+    if (!first('SELECT id FROM members WHERE site_id = ? AND id = ?', siteId, memberId)) return false;
+    for (const { fieldId } of patch.signupValues ?? []) {
+      const missing = noRow('signup_fields', 'fieldId', siteId, fieldId);
+      if (missing) throw missing;
+    }
+    const columns: [string, unknown][] = [];
+    if (patch.firstName !== undefined) columns.push(['first_name', patch.firstName]);
+    if (patch.lastName !== undefined) columns.push(['last_name', patch.lastName]);
+    if (patch.email !== undefined) columns.push(['email', patch.email]);
+    if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
+    if (patch.processorCustomerId !== undefined) columns.push(['processor_customer_id', patch.processorCustomerId]);
+    if (patch.emailConfirmedAt !== undefined) columns.push(['email_confirmed_at', patch.emailConfirmedAt]);
+    // A new e-mail is unconfirmed until a patch says otherwise (a redeemed emailChange token does).
+    else if (patch.email !== undefined) sql('UPDATE members SET email_confirmed_at = NULL WHERE id = ? AND email <> ?').run(memberId, patch.email);
+    if (columns.length > 0) {
+      try {
+        sql(`UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
+          ...columns.map(([, v]) => v), memberId);
+      } catch (error) {
+        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
+        throw error;
+      }
+    }
+    // Links and codes mailed before a new password or address no longer work.
+    if (patch.passwordHash !== undefined || patch.email !== undefined) {
+      sql('DELETE FROM member_tokens WHERE member_id = ? AND used_at IS NULL').run(memberId);
+    }
+    for (const { fieldId, value } of patch.signupValues ?? []) {
+      if (value === null) sql('DELETE FROM signup_values WHERE member_id = ? AND field_id = ?').run(memberId, fieldId);
+      else insertValue.run(siteId, memberId, fieldId, JSON.stringify(value));
+    }
+    return true;
+  });
+}
 
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
 
-  const insertMember = db.prepare(
-    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url,
-       processor_customer_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  // A field given twice keeps its last value (as in the memory store).
-  const insertValue = db.prepare(
-    `INSERT INTO signup_values (site_id, member_id, field_id, value) VALUES (?, ?, ?, ?)
-     ON CONFLICT (member_id, field_id) DO UPDATE SET value = excluded.value`,
-  );
-  const insertSession = db.prepare(
-    `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
+  const insertSession = sql(INSERT_SESSION);
   const sweepSessions = db.prepare(
     'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)',
   );
@@ -76,42 +141,8 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     },
   );
 
-  /** One transaction: every write of a patch, or none (a constraint error rolls it back). */
-  const patchMember = db.transaction((siteId: number, memberId: number, patch: MemberPatch) => {
-    if (!first('SELECT id FROM members WHERE site_id = ? AND id = ?', siteId, memberId)) return false;
-    for (const { fieldId } of patch.signupValues ?? []) {
-      const missing = noRow('signup_fields', 'fieldId', siteId, fieldId);
-      if (missing) throw missing;
-    }
-    const columns: [string, unknown][] = [];
-    if (patch.firstName !== undefined) columns.push(['first_name', patch.firstName]);
-    if (patch.lastName !== undefined) columns.push(['last_name', patch.lastName]);
-    if (patch.email !== undefined) columns.push(['email', patch.email]);
-    if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
-    if (patch.processorCustomerId !== undefined) columns.push(['processor_customer_id', patch.processorCustomerId]);
-    if (columns.length > 0) {
-      try {
-        sql(`UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
-          ...columns.map(([, v]) => v), memberId);
-      } catch (error) {
-        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
-        throw error;
-      }
-    }
-    for (const { fieldId, value } of patch.signupValues ?? []) {
-      if (value === null) sql('DELETE FROM signup_values WHERE member_id = ? AND field_id = ?').run(memberId, fieldId);
-      else insertValue.run(siteId, memberId, fieldId, JSON.stringify(value));
-    }
-    return true;
-  });
-
-  const missingField = (m: NewMember) => {
-    for (const { fieldId } of m.signupValues ?? []) {
-      const missing = noRow('signup_fields', 'fieldId', m.siteId, fieldId);
-      if (missing) return missing;
-    }
-    return undefined;
-  };
+  const patchMember = sqliteMemberPatcher(conn);
+  const writeMembers = sqliteMemberWriter(conn);
 
   return {
     createSignupFields: async (fields) =>
@@ -128,30 +159,19 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
         siteId,
       ) as RawRow[]).map(signupFieldFrom),
 
-    createMembers: async (members) =>
-      insertAll(
-        members,
-        (m) => {
-          const result = insertMember.run(
-            m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt, orNull(m.passwordHash),
-            orNull(m.profileImageUrl), orNull(m.processorCustomerId));
-          const id = Number(result.lastInsertRowid);
-          for (const v of m.signupValues ?? []) insertValue.run(m.siteId, id, v.fieldId, JSON.stringify(v.value));
-          return result;
-        },
-        (m) => noSite(m.siteId) ?? missingField(m),
-      ),
+    createMembers: async (members) => writeMembers(members),
     async getMember(siteId, id) {
       const row = firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE site_id = ? AND id = ?`, siteId, id);
       return row && memberFrom(row);
     },
     async findMemberLogin(siteId, email) {
-      const row = first('SELECT id, status, password_hash FROM members WHERE site_id = ? AND email = ?', siteId, email);
+      const row = first('SELECT id, status, password_hash, email_confirmed_at FROM members WHERE site_id = ? AND email = ?', siteId, email);
       if (!row) return undefined;
       return {
         memberId: row.id as number,
         status: row.status as MemberLogin['status'],
         ...(row.password_hash !== null && { passwordHash: row.password_hash as string }),
+        ...(row.email_confirmed_at !== null && { emailConfirmedAt: row.email_confirmed_at as number }),
       };
     },
     listSignupValues: async (siteId, memberId) =>

@@ -347,6 +347,31 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX mail_outbox_recipient ON mail_outbox (site_id, recipient, created_at);
   CREATE INDEX mail_outbox_site ON mail_outbox (site_id, created_at);
   `,
+  // 7 → 8: the mail flows (issue 15). Mailed tokens keep hashes only; a member's address is
+  // confirmed when a code or link proves it (members from before count as unconfirmed); a site's
+  // mail settings are one JSON value; a notice that must go once carries its key.
+  `
+  CREATE TABLE member_tokens (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    member_id INTEGER NOT NULL REFERENCES members (id),
+    purpose TEXT NOT NULL CHECK (purpose IN ('signIn', 'passwordReset', 'emailChange')),
+    token_hash TEXT NOT NULL UNIQUE,
+    code_hash TEXT,
+    new_email TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    used_at INTEGER
+  );
+  CREATE INDEX member_tokens_member ON member_tokens (member_id, purpose, id) WHERE used_at IS NULL;
+
+  ALTER TABLE members ADD COLUMN email_confirmed_at INTEGER;
+  ALTER TABLE sites ADD COLUMN mail TEXT;
+  ALTER TABLE mail_outbox ADD COLUMN once_key TEXT;
+  CREATE UNIQUE INDEX mail_outbox_once ON mail_outbox (site_id, once_key) WHERE once_key IS NOT NULL;
+  CREATE INDEX mail_outbox_kind ON mail_outbox (site_id, kind, created_at);
+  `,
 ];
 
 /**

@@ -10,11 +10,12 @@ import type { MailOutcome, MailRecord, MailStatus, NewMail } from './records';
 import type { OutboxMethods } from './store';
 
 const MAIL_COLUMNS =
-  'id, site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, status, attempts, next_attempt_at, sent_at, last_error';
+  'id, site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, status, attempts, next_attempt_at, sent_at, last_error, once_key';
 
 function mailFrom(r: RawRow): MailRecord {
-  const [id, siteId, kind, to, subject, text, html, fromName, replyTo, createdAt, status, attempts, nextAttemptAt, sentAt, lastError] = r as [
+  const [id, siteId, kind, to, subject, text, html, fromName, replyTo, createdAt, status, attempts, nextAttemptAt, sentAt, lastError, onceKey] = r as [
     number, number, string, string, string, string, string | null, string | null, string | null, number, MailStatus, number, number, number | null, string | null,
+    string | null,
   ];
   return {
     id, siteId, kind, to, subject, text, createdAt, status, attempts, nextAttemptAt,
@@ -23,26 +24,48 @@ function mailFrom(r: RawRow): MailRecord {
     ...(replyTo !== null && { replyTo }),
     ...(sentAt !== null && { sentAt }),
     ...(lastError !== null && { lastError }),
+    ...(onceKey !== null && { onceKey }),
   };
 }
 
-export function sqliteOutbox({ sql, rawSql, firstRaw, write, insertAll, noSite, page }: SqliteConnection): OutboxMethods {
+/**
+ * Queues mails in the caller's transaction (or one of its own), returning their ids in input
+ * order: the writer queueMail uses, and every store write that queues mail beside its change.
+ * A mail with an `onceKey` the site has queued before is skipped, and answers the earlier id.
+ */
+export function sqliteMailWriter({ sql, first, write, insertAll, noSite }: SqliteConnection): (mails: readonly NewMail[]) => number[] {
   const insert = sql(
-    `INSERT INTO mail_outbox (site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, next_attempt_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO mail_outbox (site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, once_key, created_at,
+       next_attempt_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (site_id, once_key) WHERE once_key IS NOT NULL DO NOTHING`,
   );
+  return (mails) =>
+    insertAll(
+      mails,
+      (m) => {
+        const result = write(
+          insert, m.siteId, m.kind, m.to, m.subject, m.text, orNull(m.html), orNull(m.fromName), orNull(m.replyTo), orNull(m.onceKey),
+          m.createdAt, m.createdAt,
+        );
+        if (result.changes > 0) return result;
+        const earlier = first('SELECT id FROM mail_outbox WHERE site_id = ? AND once_key = ?', m.siteId, m.onceKey!)!;
+        return { changes: 0, lastInsertRowid: earlier.id as number };
+      },
+      (m) => (noSite(m.siteId) ? new MissingReferenceError('siteId', `site ${m.siteId} does not exist`) : undefined),
+    );
+}
+
+export function sqliteOutbox(conn: SqliteConnection): OutboxMethods {
+  const { sql, rawSql, firstRaw, write, page } = conn;
+  const queue = sqliteMailWriter(conn);
   const claim = rawSql(
     `UPDATE mail_outbox SET next_attempt_at = ?, attempts = attempts + 1
      WHERE id IN (SELECT id FROM mail_outbox WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?)
      RETURNING ${MAIL_COLUMNS}`,
   );
   return {
-    queueMail: async (mails: readonly NewMail[]) =>
-      insertAll(
-        mails,
-        (m) => write(insert, m.siteId, m.kind, m.to, m.subject, m.text, orNull(m.html), orNull(m.fromName), orNull(m.replyTo), m.createdAt, m.createdAt),
-        (m) => (noSite(m.siteId) ? new MissingReferenceError('siteId', `site ${m.siteId} does not exist`) : undefined),
-      ),
+    queueMail: async (mails: readonly NewMail[]) => queue(mails),
 
     async claimMail(now, limit, leaseMs) {
       const rows = claim.all(now + leaseMs, now, limit) as RawRow[];

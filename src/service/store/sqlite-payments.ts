@@ -8,6 +8,7 @@
  */
 import { MissingReferenceError } from './errors';
 import type { SqliteConnection } from './sqlite-connection';
+import { sqliteMailWriter } from './sqlite-outbox';
 import {
   type RawRow,
   type Value,
@@ -42,6 +43,7 @@ const valuesOf = <T>(values: (row: T, p: Value[], at: number) => void, row: T): 
 
 export function sqlitePayments(conn: SqliteConnection): BillingMethods {
   const { db, first, rawSql, firstRaw, insertAll, multiRowInsert, insertBatch, noSite, noRow } = conn;
+  const queueMails = sqliteMailWriter(conn);
 
   const deleteMethod = db.prepare('DELETE FROM payment_methods WHERE site_id = ? AND member_id = ?');
   const insertMethod = db.prepare(`${INSERT_METHOD} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -85,8 +87,13 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods {
       return row && paymentMethodFrom(row);
     },
 
-    async createInvoice(invoice) {
-      const [id] = insertAll([invoice], addInvoice, invoiceMissing);
+    async createInvoice(invoice, mails = []) {
+      // The receipt is queued with its invoice, or neither is written.
+      const [id] = db.transaction(() => {
+        const ids = insertAll([invoice], addInvoice, invoiceMissing);
+        queueMails(mails);
+        return ids;
+      })();
       return invoiceFrom(firstRaw(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ?`, id!)!);
     },
     createInvoices: async (invoices) => insertBatch(invoices, insertInvoices, addInvoice, invoiceMissing),

@@ -40,6 +40,7 @@ export const siteFrom = (r: Row): SiteRecord => ({
   ...(r.after_registration !== null && { afterRegistration: JSON.parse(r.after_registration as string) }),
   ...(r.checkbox_labels !== null && { checkboxLabels: JSON.parse(r.checkbox_labels as string) }),
   ...(r.theme !== null && { theme: JSON.parse(r.theme as string) }),
+  ...(r.mail !== null && r.mail !== undefined && { mail: JSON.parse(r.mail as string) }),
 });
 
 /*
@@ -63,14 +64,17 @@ export function planFrom(r: RawRow): PlanRecord {
 }
 
 /** Never the password hash: reads of members do not carry it (sign-in reads it on its own). */
+export const INSERT_EVENT = 'INSERT INTO member_events (site_id, member_id, event_type, details, created_at) VALUES (?, ?, ?, ?, ?)';
+
 export const MEMBER_COLUMNS =
-  'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id';
+  'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id, email_confirmed_at';
 export function memberFrom(r: RawRow): MemberRecord {
   const member: Row = { id: r[0], siteId: r[1], email: r[2], status: r[5], createdAt: r[6] };
   opt(member, 'firstName', r[3]);
   opt(member, 'lastName', r[4]);
   opt(member, 'profileImageUrl', r[7]);
   opt(member, 'processorCustomerId', r[8]);
+  opt(member, 'emailConfirmedAt', r[9]);
   return member as unknown as MemberRecord;
 }
 

@@ -45,12 +45,14 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
                after_registration = coalesce(?, after_registration),
                checkbox_labels = CASE WHEN ? THEN ? ELSE checkbox_labels END,
                theme = CASE WHEN ? THEN ? ELSE theme END,
+               mail = CASE WHEN ? THEN ? ELSE mail END,
                revision = revision + 1
              WHERE id = ?`),
         orNull(patch.name), orNull(patch.domain), orNull(patch.defaultCurrency), orNull(patch.locale),
         flag(patch.adminApiEnabled), flag(patch.memberMenu), json(patch.afterRegistration),
         labels === undefined ? 0 : 1, labels ? JSON.stringify(labels) : null,
         patch.theme === undefined ? 0 : 1, patch.theme ? JSON.stringify(patch.theme) : null,
+        patch.mail === undefined ? 0 : 1, patch.mail ? JSON.stringify(patch.mail) : null,
         id,
       ).changes > 0
     );
@@ -60,9 +62,9 @@ export function sqliteSiteDefinition(conn: SqliteConnection): SiteDefinitionMeth
     return Number(
       write(
         sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
-               member_menu, after_registration, checkbox_labels, theme) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+               member_menu, after_registration, checkbox_labels, theme, mail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
         s.name, s.subdomain, s.domain, s.defaultCurrency, s.locale, s.adminApiEnabled ? 1 : 0, s.createdAt,
-        s.memberMenu ? 1 : 0, json(s.afterRegistration), json(s.checkboxLabels), json(s.theme),
+        s.memberMenu ? 1 : 0, json(s.afterRegistration), json(s.checkboxLabels), json(s.theme), json(s.mail),
       ).lastInsertRowid,
     );
   }

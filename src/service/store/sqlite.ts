@@ -8,6 +8,7 @@ import type { PlanFilter } from './queries';
 import type { MembershipPatch } from './records';
 import { sqliteAccounts } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
+import { sqliteMemberTokens } from './sqlite-member-tokens';
 import { sqliteOutbox } from './sqlite-outbox';
 import { sqlitePayments } from './sqlite-payments';
 import { sqliteSiteDefinition } from './sqlite-site-definition';
@@ -15,6 +16,7 @@ import {
   type Row,
   type Value,
   EVENT_COLUMNS,
+  INSERT_EVENT,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
   NODE_COLUMNS,
@@ -64,9 +66,7 @@ export function openSqliteStore(path: string): Store {
       siteId, id);
     return row && membershipFrom(row);
   });
-  const insertEvent = db.prepare(
-    'INSERT INTO member_events (site_id, member_id, event_type, details, created_at) VALUES (?, ?, ?, ?, ?)',
-  );
+  const insertEvent = sql(INSERT_EVENT);
   const insertView = db.prepare('INSERT INTO content_views (site_id, member_id, node_id, viewed_at) VALUES (?, ?, ?, ?)');
 
   const planWhere = (siteId: number, filter: PlanFilter) =>
@@ -91,11 +91,12 @@ export function openSqliteStore(path: string): Store {
         [s],
         (r) =>
           sql(`INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
-                 member_menu, after_registration, checkbox_labels, theme)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+                 member_menu, after_registration, checkbox_labels, theme, mail)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
             r.name, r.subdomain, r.domain, r.defaultCurrency, r.locale, r.adminApiEnabled ? 1 : 0, r.createdAt,
             r.memberMenu ? 1 : 0, r.afterRegistration ? JSON.stringify(r.afterRegistration) : null,
-            r.checkboxLabels ? JSON.stringify(r.checkboxLabels) : null, r.theme ? JSON.stringify(r.theme) : null),
+            r.checkboxLabels ? JSON.stringify(r.checkboxLabels) : null, r.theme ? JSON.stringify(r.theme) : null,
+            r.mail ? JSON.stringify(r.mail) : null),
         () => undefined,
       );
       return getSite(id!)!;
@@ -193,6 +194,7 @@ export function openSqliteStore(path: string): Store {
     // Saved cards and the invoice ledger.
     ...sqlitePayments(conn),
     ...sqliteOutbox(conn),
+    ...sqliteMemberTokens(conn),
 
     createMemberEvents: async (events) =>
       insertAll(

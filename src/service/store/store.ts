@@ -17,6 +17,12 @@ import type {
   InvoiceRecord,
   MailOutcome,
   MailRecord,
+  MailRequestRecord,
+  MemberTokenPurpose,
+  MemberTokenRecord,
+  RedeemOutcome,
+  SignUpRecord,
+  TokenEffects,
   MailStatus,
   MemberEventRecord,
   MemberLogin,
@@ -109,7 +115,9 @@ export interface Store {
    * Changes the member's account in one transaction; answers the member after it, or undefined
    * when there is no such member in the site (nothing changes then). Throws ConflictError
    * (`email`) when another member of the site has the e-mail, MissingReferenceError (`fieldId`)
-   * for a field that is not the site's; either way nothing changes.
+   * for a field that is not the site's; either way nothing changes. A new password or e-mail
+   * deletes the member's unused mailed tokens in the same transaction: a reset link or code sent
+   * before it no longer works.
    */
   updateMember(siteId: number, memberId: number, patch: MemberPatch): Promise<MemberRecord | undefined>;
   /** Every membership of the member, by id. */
@@ -169,12 +177,13 @@ export interface Store {
   /** The member's saved card; undefined when there is none (or no such member in the site). */
   getPaymentMethod(siteId: number, memberId: number): Promise<PaymentMethodRecord | undefined>;
   /**
-   * Adds a charge attempt to the service's ledger. Throws ConflictError (`processorInvoiceId`)
+   * Adds a charge attempt to the service's ledger, and queues `mails` (a receipt) in the same
+   * transaction. Throws ConflictError (`processorInvoiceId`)
    * when the site has an invoice with that processor id already, MissingReferenceError (`siteId`,
    * `memberId`, `planId`, `membershipId`) for a reference that is not the site's, or for a
    * membership that is not the member's; nothing changes then.
    */
-  createInvoice(invoice: NewInvoice): Promise<InvoiceRecord>;
+  createInvoice(invoice: NewInvoice, mails?: readonly NewMail[]): Promise<InvoiceRecord>;
   /**
    * Adds the batch's invoices in one transaction, all or none, as createInvoice one after another
    * would (ids in input order). On a bad row, a processor invoice id taken by an earlier row of
@@ -216,7 +225,8 @@ export interface Store {
 
   /**
    * The mail outbox (issue 15), shared by every process: senders claim, never hold, a message.
-   * `queueMail` writes a batch in one transaction and returns the ids in input order.
+   * `queueMail` writes a batch in one transaction and returns the ids in input order; a mail with
+   * an `onceKey` the site has queued before is not queued again (its id is the earlier mail's).
    */
   queueMail(mails: readonly NewMail[]): Promise<number[]>;
   /**
@@ -225,6 +235,35 @@ export interface Store {
    * counts as an attempt.
    */
   claimMail(now: EpochMs, limit: number, leaseMs: number): Promise<MailRecord[]>;
+  /**
+   * Creates the member with what sign-up writes beside it (events, a mailed token, its mail, a
+   * session) in one transaction; answers the member's id and the session. Throws what
+   * createMembers throws (ConflictError `email`), and nothing changes then.
+   */
+  signUpMember(signUp: SignUpRecord): Promise<{ memberId: number; session?: SessionRecord }>;
+  /**
+   * Queues a mail someone asked for (a reset link, a code), with the token it carries, in one
+   * transaction, unless the send limits are reached: then it writes nothing and answers false.
+   * A new token replaces the member's unused ones of the same purpose that carry a code (only
+   * the newest code works, so its tries are the only ones).
+   */
+  queueRequestedMail(request: MailRequestRecord): Promise<boolean>;
+  /** The token whose link hash this is, used or not. */
+  findMemberToken(tokenHash: string): Promise<MemberTokenRecord | undefined>;
+  /** The member's newest unused token of the purpose that carries a code (expired or not). */
+  findCodeToken(siteId: number, memberId: number, purpose: MemberTokenPurpose): Promise<MemberTokenRecord | undefined>;
+  /**
+   * Counts one try of the token's code, atomically: true when it is unused and had fewer than
+   * `max` tries, so concurrent guesses never get more than `max` between them.
+   */
+  spendCodeTry(id: number, max: number): Promise<boolean>;
+  /**
+   * Marks the token used at `at` and carries out `effects` in one transaction, when it is unused
+   * and not expired then; otherwise changes nothing and says why. Throws ConflictError (`email`)
+   * when the effects move the member to a taken address (nothing changes).
+   */
+  redeemMemberToken(id: number, at: EpochMs, effects: TokenEffects): Promise<RedeemOutcome>;
+
   /** Records how an attempt ended; false when no such mail is queued (sent or given up already). */
   finishMail(id: number, outcome: MailOutcome): Promise<boolean>;
   /** Mails queued for `to` (any status) at `since` or later, for the send limits; all of the site's without `to`. */
@@ -238,6 +277,12 @@ export interface Store {
 
 /** The mail outbox: each implementation's outbox file. */
 export type OutboxMethods = Pick<Store, 'queueMail' | 'claimMail' | 'finishMail' | 'countMail' | 'getMail' | 'listMail'>;
+
+/** The members' mailed tokens and what redeeming them writes: each implementation's member-tokens file. */
+export type TokenMethods = Pick<
+  Store,
+  'signUpMember' | 'queueRequestedMail' | 'findMemberToken' | 'findCodeToken' | 'spendCodeTry' | 'redeemMemberToken'
+>;
 
 /** The members' side of the store: what each implementation keeps in its own accounts file. */
 export type AccountMethods = Pick<

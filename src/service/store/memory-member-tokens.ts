@@ -1,0 +1,103 @@
+/**
+ * The memory store's mailed tokens (issue 15) and the writes that go with them: the same rules
+ * as the SQLite store's. One process, no awaits: each method checks everything first, then makes
+ * every change in the same synchronous run, so nothing else sees half of it.
+ */
+import { ConflictError, MissingReferenceError } from './errors';
+import { Table, copy } from './memory-table';
+import type { MemoryOutbox } from './memory-outbox';
+import type { MemberRecord, MemberTokenRecord, NewMemberEvent, NewMember, NewSession, SessionRecord } from './records';
+import type { AccountMethods, TokenMethods } from './store';
+
+export interface TokenTables {
+  tokens: Table<MemberTokenRecord>;
+  members: Table<MemberRecord>;
+  outbox: MemoryOutbox;
+  requireSite(siteId: number): void;
+  /** What the accounts part does, synchronously (its async methods run without awaiting). */
+  createMember(member: NewMember): number;
+  patchMember: (...args: Parameters<AccountMethods['updateMember']>) => MemberRecord | undefined;
+  createSession(session: NewSession): SessionRecord;
+  revokeSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): void;
+  addEvents(events: readonly NewMemberEvent[]): void;
+}
+
+export function memoryMemberTokens(t: TokenTables): TokenMethods {
+  const { tokens, members, outbox } = t;
+  const emailTaken = (siteId: number, email: string, memberId?: number) =>
+    members.rows.some((m) => m.siteId === siteId && m.email === email && m.id !== memberId);
+
+  return {
+    async signUpMember({ member, events, token, mails, session }) {
+      t.requireSite(member.siteId);
+      if (emailTaken(member.siteId, member.email)) throw new ConflictError('email', `a member with e-mail ${member.email} exists`);
+      if (token && tokens.rows.some((x) => x.tokenHash === token.tokenHash)) throw new ConflictError('tokenHash', 'a token with that hash exists');
+      const memberId = t.createMember(member);
+      const mine = { siteId: member.siteId, memberId };
+      t.addEvents(events.map((e) => ({ ...e, ...mine })));
+      if (token) tokens.insert((id) => ({ ...copy(token), ...mine, id, attempts: 0 }));
+      if (mails) outbox.queue(mails);
+      return { memberId, ...(session && { session: t.createSession({ ...session, ...mine }) }) };
+    },
+
+    async queueRequestedMail({ mail, token, limits }) {
+      t.requireSite(mail.siteId);
+      if (token && !members.byId.has(token.memberId)) throw new MissingReferenceError('memberId', `memberId ${token.memberId} does not exist`);
+      const sent = outbox.count(mail.siteId, limits.kinds, limits.since, mail.to);
+      if (sent.address >= limits.perAddress || sent.site >= limits.perSite) return false;
+      if (token) {
+        if (token.codeHash !== undefined) {
+          // Only the newest code works: its tries are the only ones.
+          for (const old of tokens.rows) {
+            if (old.memberId === token.memberId && old.purpose === token.purpose && old.usedAt === undefined && old.codeHash !== undefined) {
+              old.usedAt = token.createdAt;
+            }
+          }
+        }
+        tokens.insert((id) => ({ ...copy(token), id, attempts: 0 }));
+      }
+      outbox.queue([mail]);
+      return true;
+    },
+
+    async findMemberToken(tokenHash) {
+      const token = tokens.rows.find((x) => x.tokenHash === tokenHash);
+      return token && copy(token);
+    },
+
+    async findCodeToken(siteId, memberId, purpose) {
+      const live = tokens.rows.filter(
+        (x) => x.siteId === siteId && x.memberId === memberId && x.purpose === purpose && x.usedAt === undefined && x.codeHash !== undefined,
+      );
+      const newest = live.at(-1);
+      return newest && copy(newest);
+    },
+
+    async spendCodeTry(id, max) {
+      const token = tokens.byId.get(id);
+      if (!token || token.usedAt !== undefined || token.attempts >= max) return false;
+      token.attempts++;
+      return true;
+    },
+
+    async redeemMemberToken(id, at, effects) {
+      const token = tokens.byId.get(id);
+      if (!token) return { redeemed: false, reason: 'missing' };
+      if (token.usedAt !== undefined) return { redeemed: false, reason: 'used' };
+      if (token.expiresAt <= at) return { redeemed: false, reason: 'expired' };
+      const { siteId, memberId } = token;
+      if (!members.byId.has(memberId)) return { redeemed: false, reason: 'missing' };
+      const email = effects.member?.email;
+      if (email !== undefined && emailTaken(siteId, email, memberId)) throw new ConflictError('email', `a member with e-mail ${email} exists`);
+      if (effects.mails) for (const mail of effects.mails) t.requireSite(mail.siteId);
+
+      token.usedAt = at;
+      const member = effects.member ? t.patchMember(siteId, memberId, effects.member)! : copy(members.byId.get(memberId)!);
+      if (effects.revokeSessions) t.revokeSessions(siteId, memberId, at, effects.keepSessionHash);
+      const session = effects.session && t.createSession({ ...effects.session, siteId, memberId });
+      if (effects.events) t.addEvents(effects.events.map((e) => ({ ...e, siteId, memberId })));
+      if (effects.mails) outbox.queue(effects.mails);
+      return { redeemed: true, member, ...(session && { session }) };
+    },
+  };
+}
