@@ -27,9 +27,12 @@ const SCRIPT_FILES = new Set([
   'widgets.js',
   'widgets.mjs',
   'widgets-modal.js',
+  // The screens in German (docs/decisions/0023-modal-catalogues.md: one bundle per language).
+  'widgets-modal.de.js',
   'widgets.js.map',
   'widgets.mjs.map',
   'widgets-modal.js.map',
+  'widgets-modal.de.js.map',
 ]);
 
 const CONTENT_TYPES: Record<string, string> = {

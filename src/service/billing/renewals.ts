@@ -18,9 +18,10 @@
 import type { Clock } from '../domain/clock';
 import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcessor } from '../payments/processor';
 import type { MembershipFilter } from '../store/queries';
-import type { MembershipPatch, MembershipRecord, PlanRecord, SiteRecord } from '../store/records';
+import type { MembershipPatch, MembershipRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { formatMoney } from './money';
+import { ENDING_NOTICE_MS, endingSoonMails, paymentFailedMails, receiptMails } from './notices';
 import { advanceMultiPayment, membershipStatus, renewSubscription, type MembershipTerms } from './membership-terms';
 import { quotePlan } from './quote';
 
@@ -124,6 +125,16 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
     await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
     report.ended++;
   });
+  // A week before a membership ends (cancelled at period end, or a plan that expires), its member
+  // is told, once per end date: the store skips a mail whose once-key it has queued before.
+  const endingSoon = async (membership: MembershipRecord, endsAt: number) => {
+    const [member, plan] = await Promise.all([deps.store.getMember(site.id, membership.memberId), deps.store.getPlan(site.id, membership.planId)]);
+    const mails = member && plan ? endingSoonMails(site, member, plan, membership.id, endsAt, now) : [];
+    if (mails.length > 0) await deps.store.queueMail(mails);
+  };
+  const soon = { from: now, to: now + ENDING_NOTICE_MS };
+  await each({ status: 'active', cancels: soon }, (m) => endingSoon(m, m.cancelsAt!));
+  await each({ status: 'active', expires: soon }, (m) => endingSoon(m, m.expiresAt!));
   // Members who never paid through the service (imported data: no processor customer)
   // have nothing to charge; the store leaves them out, so a big imported site costs no run time.
   await each({ status: 'active', billingPeriodEnd: { to: now + 1 }, billable: true }, (membership) =>
@@ -206,13 +217,19 @@ async function bill(
     else throw error;
   }
 
+  const amount = formatMoney(recurring.amountCents, currency, site.locale);
+  // The notice goes with the invoice: a receipt for a payment, a word about a failed one.
+  const notices = outcome.paid ? [] : paymentFailedMails(site, member, plan, membership.id, dueAt, amount, now);
   if (outcome.invoiceId) {
-    await store.createInvoice({
+    const invoice: NewInvoice = {
       siteId: site.id, memberId: membership.memberId, planId: plan.id, membershipId: membership.id,
       processorInvoiceId: outcome.invoiceId, processorChargeId: outcome.chargeId!,
       subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, totalCents: recurring.amountCents, currency,
       status: outcome.paid ? 'paid' : 'failed', description, createdAt: now,
-    });
+    };
+    await store.createInvoice(invoice, outcome.paid ? receiptMails(site, member, plan, invoice) : notices);
+  } else if (notices.length > 0) {
+    await store.queueMail(notices);
   }
   if (outcome.paid) {
     await update(termsPatch(nextTerms(membership, plan)));
@@ -220,7 +237,6 @@ async function bill(
     return;
   }
 
-  const amount = formatMoney(recurring.amountCents, currency, site.locale);
   await store.createMemberEvents([
     {
       siteId: site.id, memberId: membership.memberId, eventType: 'paymentFailed', createdAt: now,

@@ -11,11 +11,12 @@
 import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
 import { membershipStatus, newMembershipTerms } from '../billing/membership-terms';
 import { formatMoney, fromMinor } from '../billing/money';
+import { receiptMails } from '../billing/notices';
 import { quotePlan } from '../billing/quote';
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
 import { CardDeclinedError, InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentProcessor } from '../payments/processor';
-import type { MemberRecord, PlanRecord, SiteRecord } from '../store/records';
+import type { MemberRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
@@ -114,11 +115,12 @@ export async function signUpToPlan(
   ])) as [number];
   const { subTotalCents, taxCents, grandTotalCents } = quote.dueNow;
   if (receipt) {
-    await store.createInvoice({
+    const invoice: NewInvoice = {
       siteId: site.id, memberId: member.id, planId: plan.id, membershipId, processorInvoiceId: receipt.invoiceId,
       processorChargeId: receipt.chargeId, subTotalCents, taxCents, totalCents: grandTotalCents, currency: quote.currency!,
       status: 'paid', description: plan.name, createdAt: now,
-    });
+    };
+    await store.createInvoice(invoice, receiptMails(site, member, plan, invoice));
   }
   const orderId = receipt?.invoiceId ?? `ord_${randomId(14)}`;
   await store.createMemberEvents([

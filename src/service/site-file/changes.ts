@@ -108,6 +108,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     afterRegistration: afterRegistrationFrom(s.afterRegistration),
     ...(s.checkboxLabels && { checkboxLabels: s.checkboxLabels }),
     ...(s.theme && Object.keys(s.theme).length > 0 && { theme: s.theme }),
+    ...(s.mail && Object.keys(s.mail).length > 0 && { mail: s.mail }),
   };
   let site: SiteChangeSet['site'];
   if (!current) {
@@ -119,6 +120,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     const after: SiteRecord = { ...current.site, ...settings };
     if (!settings.checkboxLabels) delete after.checkboxLabels;
     if (!settings.theme) delete after.theme;
+    if (!settings.mail) delete after.mail;
     const shown = differences(siteSettingsOf(current.site), siteSettingsOf(after));
     if (shown.length > 0) line('~', `site ${s.subdomain}: ${shown.join(', ')}`);
   }
@@ -301,6 +303,7 @@ function siteSettingsOf(site: SiteRecord) {
     memberMenu: site.memberMenu ?? false, afterRegistration: afterRegistrationText(site.afterRegistration),
     checkboxLabels: site.checkboxLabels,
     theme: site.theme,
+    mail: site.mail,
   };
 }
 
@@ -316,6 +319,7 @@ function sitePatch(site: SiteRecord, wanted: Omit<NewSite, 'createdAt' | 'subdom
   const labels: CheckboxLabels | undefined = wanted.checkboxLabels;
   if (!sameJson(site.checkboxLabels, labels)) patch.checkboxLabels = labels ?? null;
   if (!sameJson(site.theme, wanted.theme)) patch.theme = wanted.theme ?? null;
+  if (!sameJson(site.mail, wanted.mail)) patch.mail = wanted.mail ?? null;
   return patch;
 }
 

@@ -30,6 +30,7 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
       afterRegistration: afterRegistrationText(site.afterRegistration),
       ...(site.checkboxLabels && { checkboxLabels: site.checkboxLabels }),
       ...(site.theme && { theme: site.theme }),
+      ...(site.mail && { mail: site.mail }),
     },
     // In the order the widget lists them (the file's order is the plans' position), then the
     // archived and deleted ones, which have no place in it, by id.

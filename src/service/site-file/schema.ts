@@ -36,6 +36,25 @@ const themeSchema = z.strictObject({
   colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),
 });
 
+const noticeSwitch = (what: string) => described(z.boolean(), `${what}; default on.`).optional();
+const mailSettings = z.strictObject({
+  fromName: described(oneLineText(100), 'The sender\'s name members see; default the site\'s name.').optional(),
+  replyTo: described(z.email('must be an e-mail address such as help@example.com').max(254), 'Where members\' answers go.').optional(),
+  requireConfirmedEmail: described(
+    z.boolean(),
+    'Members may use the site only once their address is confirmed; sign-up then tells no one which addresses are members. Default false.',
+  ).optional(),
+  notices: described(
+    z.strictObject({
+      welcome: noticeSwitch('Welcome after registration (with the address confirmation)'),
+      receipt: noticeSwitch('A receipt after each payment'),
+      paymentFailed: noticeSwitch('A word when a renewal\'s payment fails'),
+      endingSoon: noticeSwitch('A reminder a week before a membership ends'),
+    }),
+    'Which notices the site sends; the mails members ask for (reset links, codes) always go.',
+  ).optional(),
+});
+
 const siteSettings = z.strictObject({
   subdomain: described(subdomainSchema, 'The site\'s name in the service: the widget\'s `data-site`. Picks the site the file describes; it never changes.'),
   name: described(oneLineText(200), 'The site\'s name, shown to members.'),
@@ -50,6 +69,7 @@ const siteSettings = z.strictObject({
     'How a checkbox field reads as text; default by locale.',
   ).optional(),
   theme: described(themeSchema, 'The dialog\'s colours and shapes on this site; a page may override them with --svc-* custom properties.').optional(),
+  mail: described(mailSettings, 'How the site mails its members: sender, confirmation of addresses, notices.').optional(),
 });
 
 const fieldLabel = oneLineText(500);

@@ -32,6 +32,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       t.requireSite(member.siteId);
       if (emailTaken(member.siteId, member.email)) throw new ConflictError('email', `a member with e-mail ${member.email} exists`);
       if (token && tokens.rows.some((x) => x.tokenHash === token.tokenHash)) throw new ConflictError('tokenHash', 'a token with that hash exists');
+      if (mails) for (const mail of mails) t.requireSite(mail.siteId);
       const memberId = t.createMember(member);
       const mine = { siteId: member.siteId, memberId };
       t.addEvents(events.map((e) => ({ ...e, ...mine })));
