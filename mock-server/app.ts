@@ -32,6 +32,7 @@ export async function createMockApp(options: MockAppOptions = {}): Promise<MockA
   const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
   const clock = options.clock ?? systemClock;
   const sites = await loadFixtures(store, passwords, options.fixtures ?? FIXTURES, clock());
-  const app = await createServiceApp({ store, passwords, clock });
+  // The demo's mailbox: the examples show what the mail flows sent (src/service/member/demo-mailbox.ts).
+  const app = await createServiceApp({ store, passwords, clock, demoMailbox: true });
   return { app, store, sites };
 }

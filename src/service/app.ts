@@ -41,6 +41,8 @@ export interface ServiceOptions {
    * cards), in memory: the service keeps its own ledger, so a restart loses nothing a member sees.
    */
   processor?: PaymentProcessor;
+  /** Serve the demo site's mailbox (./member/demo-mailbox): the mock server and `svc serve --demo` only. */
+  demoMailbox?: boolean;
 }
 
 export async function createServiceApp({
@@ -51,6 +53,7 @@ export async function createServiceApp({
   trustedProxies = 0,
   passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT),
   processor,
+  demoMailbox = false,
 }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
@@ -82,6 +85,7 @@ export async function createServiceApp({
       processor: processor ?? new TestPaymentProcessor({ clock }),
       signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
       trustedProxies,
+      demoMailbox,
     }),
   );
 

@@ -70,6 +70,8 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
       signupRateLimit: config.signupRateLimit,
       trustedProxies: config.trustedProxies,
       ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
+      // The demo site's mailbox for examples/mail.html: with --demo only, and the demo site's only.
+      demoMailbox: values.demo,
     });
     server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir }), config.port, config.host);
   } catch (error) {

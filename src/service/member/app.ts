@@ -30,6 +30,7 @@ import { SignupLimits } from './signup-limits';
 import { bad, readEmail, readPassword, validateSignUp, type Problems } from './signup';
 import { codeExpired, mailSent, refuseBlocked, requestSignInMail, signInMail, tokenError, checkCode } from './mail-flows';
 import { findToken, mailRoutes } from './mail-routes';
+import { demoMailboxRoute } from './demo-mailbox';
 import { readCode } from './mail-tokens';
 import { readReturnTo } from './return-to';
 import { sendsNotice } from '../domain/site-mail';
@@ -46,11 +47,13 @@ export interface MemberApiOptions {
   signupsPerAddress: RateLimit | undefined;
   /** How many reverse proxies stand in front, whose X-Forwarded-For is believed (SVC_TRUST_PROXY). */
   trustedProxies: number;
+  /** Serve the demo site's mailbox (./demo-mailbox). */
+  demoMailbox?: boolean;
 }
 
 type MemberEnv = { Variables: { site: SiteRecord } };
 
-export function memberApi({ store, clock, passwords, processor, signupsPerAddress, trustedProxies }: MemberApiOptions): Hono<MemberEnv> {
+export function memberApi({ store, clock, passwords, processor, signupsPerAddress, trustedProxies, demoMailbox }: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
   const throttle = new SignInThrottle();
   const signupLimits = new SignupLimits(signupsPerAddress);
@@ -268,6 +271,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
   mailRoutes(app, { store, clock, passwords, throttle, authenticate: member, sessionAnswer, emailTaken });
   billingRoutes(app, { store, clock, processor, authenticate: member });
   contentRoutes(app, { store, clock, authenticate: member });
+  if (demoMailbox) demoMailboxRoute(app, store);
 
   // The plans a visitor may sign up to: listed ones are public; any open one opens by its link.
   app.get('/sites/:subdomain/plans', async (c) => {

@@ -1,5 +1,5 @@
 /**
- * What the member API's mail flows share (issue 15; docs/decisions/0023-mail-flows.md): the
+ * What the member API's mail flows share (issue 15; docs/decisions/0024-mail-flows.md): the
  * mails someone may ask for, under send limits kept in the store, and the redemption of a mailed
  * token with everything it changes in one store transaction.
  *
