@@ -9,6 +9,7 @@ import { contentAccessTests } from './store-contract/content-access';
 import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
 import { type Ctx, newSite } from './store-contract/fixtures';
+import { memberTokenTests } from './store-contract/member-tokens';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
 import { metadataTests } from './store-contract/metadata';
@@ -40,6 +41,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     accountTests(ctx);
     sessionTests(ctx);
     outboxTests(ctx);
+    memberTokenTests(ctx);
     accountUpdateTests(ctx);
     metadataTests(ctx);
     paymentTests(ctx);

@@ -3,7 +3,7 @@
  * imports must be portable; Node-only pieces (SQLite, the HTTP server, the CLI) are passed in or
  * live outside its import graph. This walks the graph from the app and the memory store.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
@@ -18,8 +18,12 @@ function importGraph(entries: string[]): { files: string[]; packages: Set<string
     files.add(file);
     const source = readFileSync(file, 'utf8');
     for (const [, spec] of source.matchAll(/^\s*(?:import|export)\s(?!type\b)[^'"]*?from\s+'([^']+)'/gm)) {
-      if (spec!.startsWith('.')) visit(resolve(dirname(file), `${spec}.ts`));
-      else packages.add(spec!);
+      if (!spec!.startsWith('.')) packages.add(spec!);
+      else {
+        // A folder's import names its index.ts.
+        const path = resolve(dirname(file), spec!);
+        visit(existsSync(`${path}.ts`) ? `${path}.ts` : resolve(path, 'index.ts'));
+      }
     }
   };
   entries.forEach((entry) => visit(resolve(entry)));

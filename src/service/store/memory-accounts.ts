@@ -37,6 +37,7 @@ export interface MemoryAccounts {
   updateMember(siteId: number, memberId: number, patch: MemberPatch): MemberRecord | undefined;
   createSession(session: NewSession): SessionRecord;
   revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): number;
+  sessionExists(tokenHash: string): boolean;
 }
 
 export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens }: AccountTables): MemoryAccounts {
@@ -233,5 +234,5 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       return true;
     },
   };
-  return { methods, createMembers, updateMember, createSession, revokeMemberSessions };
+  return { methods, createMembers, updateMember, createSession, revokeMemberSessions, sessionExists: (hash) => sessionByHash.has(hash) };
 }

@@ -19,6 +19,8 @@ export interface TokenTables {
   patchMember: (...args: Parameters<AccountMethods['updateMember']>) => MemberRecord | undefined;
   createSession(session: NewSession): SessionRecord;
   revokeSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): void;
+  /** Whether a session has this token hash (checked before any write: createSession would throw after others). */
+  sessionExists(tokenHash: string): boolean;
   addEvents(events: readonly NewMemberEvent[]): void;
 }
 
@@ -26,6 +28,9 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
   const { tokens, members, outbox } = t;
   const emailTaken = (siteId: number, email: string, memberId?: number) =>
     members.rows.some((m) => m.siteId === siteId && m.email === email && m.id !== memberId);
+  const requireNewSession = (session: { tokenHash: string } | undefined) => {
+    if (session && t.sessionExists(session.tokenHash)) throw new ConflictError('tokenHash', 'a session with that token exists');
+  };
 
   return {
     async signUpMember({ member, events, token, mails, session }) {
@@ -33,6 +38,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       if (emailTaken(member.siteId, member.email)) throw new ConflictError('email', `a member with e-mail ${member.email} exists`);
       if (token && tokens.rows.some((x) => x.tokenHash === token.tokenHash)) throw new ConflictError('tokenHash', 'a token with that hash exists');
       if (mails) for (const mail of mails) t.requireSite(mail.siteId);
+      requireNewSession(session);
       const memberId = t.createMember(member);
       const mine = { siteId: member.siteId, memberId };
       t.addEvents(events.map((e) => ({ ...e, ...mine })));
@@ -91,9 +97,18 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       const email = effects.member?.email;
       if (email !== undefined && emailTaken(siteId, email, memberId)) throw new ConflictError('email', `a member with e-mail ${email} exists`);
       if (effects.mails) for (const mail of effects.mails) t.requireSite(mail.siteId);
+      requireNewSession(effects.session);
 
+      // Used before the patch, so the patch's voiding of unused tokens spares it; the patch checks
+      // everything before it changes anything, so when it throws only this mark is undone.
       token.usedAt = at;
-      const member = effects.member ? t.patchMember(siteId, memberId, effects.member)! : copy(members.byId.get(memberId)!);
+      let member: MemberRecord;
+      try {
+        member = effects.member ? t.patchMember(siteId, memberId, effects.member)! : copy(members.byId.get(memberId)!);
+      } catch (error) {
+        delete token.usedAt;
+        throw error;
+      }
       if (effects.revokeSessions) t.revokeSessions(siteId, memberId, at, effects.keepSessionHash);
       const session = effects.session && t.createSession({ ...effects.session, siteId, memberId });
       if (effects.events) t.addEvents(effects.events.map((e) => ({ ...e, siteId, memberId })));

@@ -152,6 +152,7 @@ export function createMemoryStore(): Store {
       patchMember: accounts.updateMember,
       createSession: accounts.createSession,
       revokeSessions: accounts.revokeMemberSessions,
+      sessionExists: accounts.sessionExists,
     }),
 
     async listMembers(siteId, f, page) {

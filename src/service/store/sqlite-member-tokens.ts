@@ -7,7 +7,8 @@
 import { INSERT_SESSION, sqliteMemberPatcher, sqliteMemberWriter } from './sqlite-accounts';
 import type { SqliteConnection } from './sqlite-connection';
 import { sqliteMailWriter } from './sqlite-outbox';
-import { INSERT_EVENT, MEMBER_COLUMNS, type Row, memberFrom, orNull, sessionFrom } from './sqlite-rows';
+import { ConflictError } from './errors';
+import { INSERT_EVENT, MEMBER_COLUMNS, type Row, isConstraint, memberFrom, orNull, sessionFrom } from './sqlite-rows';
 import type { MemberTokenRecord, NewMemberEvent, NewMemberToken, NewSession, RedeemOutcome, SessionRecord } from './records';
 import type { TokenMethods } from './store';
 
@@ -41,7 +42,14 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(t.siteId, t.memberId, t.purpose, t.tokenHash, orNull(t.codeHash), orNull(t.newEmail), t.createdAt, t.expiresAt);
   const insertSession = (s: NewSession): SessionRecord => {
-    const id = Number(sql(INSERT_SESSION).run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid);
+    let id: number;
+    try {
+      id = Number(sql(INSERT_SESSION).run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid);
+    } catch (error) {
+      // As createSession says it (the transaction rolls back either way).
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('tokenHash', 'a session with that token exists');
+      throw error;
+    }
     return sessionFrom(first('SELECT * FROM sessions WHERE id = ?', id)!);
   };
   const insertEvents = (events: readonly NewMemberEvent[]) => {
