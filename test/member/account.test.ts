@@ -1,11 +1,13 @@
 /** A member changing their own account: PATCH /me, PUT /me/email, PUT /me/password. */
 import { expect, test } from 'vitest';
 import type { MemberInfo } from '../../src/contract/member';
+import { allMail, codeOf, expectMailSent, lastMailTo } from './mail-support';
 import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, type MemberCtx } from './support';
 
 const ME = `${BASE}/me`;
 const patchMe = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, ME, { method: 'PATCH', json });
 const putEmail = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, `${ME}/email`, { method: 'PUT', json });
+const confirmEmail = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, `${ME}/email/confirm`, { method: 'POST', json });
 const putPassword = (ctx: MemberCtx, token: string, json: unknown) => ctx.authed(token, `${ME}/password`, { method: 'PUT', json });
 const me = async (ctx: MemberCtx, token: string) => jsonOf<MemberInfo>(await ctx.authed(token, ME), 200);
 const field = (info: MemberInfo, id: number) => info.customSignupFields.find((f) => f.id === id)?.value;
@@ -62,22 +64,31 @@ forEachStore((fresh) => {
     await expectError(await patchMe(ctx, token, { customFields: 'x' }), 400, 'invalidField', 'customFields');
   });
 
-  test('PUT /me/email with the current password moves the login to the new address', async () => {
+  test('PUT /me/email with the current password moves the login to the new address once the mailed code confirms it', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(ADA);
-    const info = await jsonOf<MemberInfo>(await putEmail(ctx, token, { email: ' Augusta@Example.com ', password: ADA.password }), 200);
+    await expectMailSent(await putEmail(ctx, token, { email: ' Augusta@Example.com ', password: ADA.password }), 'augusta@example.com');
+    // Not yet: the old address still signs in, the new one does not.
+    expect((await me(ctx, token)).email).toBe(ADA.email);
+    await expectError(await ctx.signIn({ email: 'augusta@example.com', password: ADA.password }), 401, 'invalidCredentials');
+    const code = codeOf(await lastMailTo(ctx, 'augusta@example.com', 'emailChange'));
+    const info = await jsonOf<MemberInfo>(await confirmEmail(ctx, token, { code }), 200);
     expect(info.email).toBe('augusta@example.com');
     expect((await ctx.signIn({ email: 'augusta@example.com', password: ADA.password })).status).toBe(201);
     await expectError(await ctx.signIn(ADA), 401, 'invalidCredentials');
     expect((await me(ctx, token)).email).toBe('augusta@example.com');
   });
 
-  test('PUT /me/email signs the member out everywhere else, as a password change does; this session and other members stay', async () => {
+  test('a confirmed e-mail change signs the member out everywhere else, as a password change does; this session and other members stay', async () => {
     const ctx = await fresh();
     const current = await ctx.session(ADA);
     const other = await ctx.session(ADA);
     const grace = await ctx.session(GRACE);
-    await jsonOf<MemberInfo>(await putEmail(ctx, current.token, { email: 'augusta@example.com', password: ADA.password }), 200);
+    await expectMailSent(await putEmail(ctx, current.token, { email: 'augusta@example.com', password: ADA.password }), 'augusta@example.com');
+    // Asking signs no one out: only the change taking effect does.
+    expect((await me(ctx, other.token)).email).toBe(ADA.email);
+    const code = codeOf(await lastMailTo(ctx, 'augusta@example.com', 'emailChange'));
+    await jsonOf<MemberInfo>(await confirmEmail(ctx, current.token, { code }), 200);
     expect((await me(ctx, current.token)).email).toBe('augusta@example.com');
     await expectError(await ctx.authed(other.token, ME), 401, 'unauthenticated');
     expect((await me(ctx, grace.token)).email).toBe(GRACE.email);
@@ -88,19 +99,25 @@ forEachStore((fresh) => {
     const current = await ctx.session(ADA);
     const other = await ctx.session(ADA);
     await expectError(await putEmail(ctx, current.token, { email: 'new@example.com', password: 'wrong password' }), 401, 'invalidCredentials');
-    await expectError(await putEmail(ctx, current.token, { email: GRACE.email, password: ADA.password }), 409, 'emailTaken');
+    // A taken address is answered like any other (the answer tells no one who is a member).
+    await expectMailSent(await putEmail(ctx, current.token, { email: GRACE.email, password: ADA.password }), GRACE.email);
     await jsonOf<MemberInfo>(await putEmail(ctx, current.token, { email: ADA.email, password: ADA.password }), 200);
     expect((await me(ctx, other.token)).email).toBe(ADA.email);
+    expect((await me(ctx, current.token)).email).toBe(ADA.email);
   });
 
-  test('PUT /me/email: a wrong password is 401 invalidCredentials, a taken address 409, a bad one 400; nothing changes', async () => {
+  test('PUT /me/email: a wrong password is 401 invalidCredentials, a bad address 400, a taken one 202 with no change; nothing changes', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(ADA);
     await expectError(await putEmail(ctx, token, { email: 'new@example.com', password: 'wrong password' }), 401, 'invalidCredentials', 'password');
-    await expectError(await putEmail(ctx, token, { email: GRACE.email, password: ADA.password }), 409, 'emailTaken', 'email');
     await expectError(await putEmail(ctx, token, { email: 'not an address', password: ADA.password }), 400, 'invalidField', 'email');
     await expectError(await putEmail(ctx, token, { email: 'new@example.com' }), 400, 'invalidField', 'password');
+    // Nothing of those mailed anything.
+    expect(await allMail(ctx)).toEqual([]);
+    await expectMailSent(await putEmail(ctx, token, { email: GRACE.email, password: ADA.password }), GRACE.email);
+    expect((await allMail(ctx)).map((m) => [m.to, m.kind])).toEqual([[GRACE.email, 'emailInUse']]);
     expect((await me(ctx, token)).email).toBe(ADA.email);
+    expect((await ctx.signIn(GRACE)).status).toBe(201);
     // Its own address again is no conflict.
     expect((await jsonOf<MemberInfo>(await putEmail(ctx, token, { email: ADA.email, password: ADA.password }), 200)).email).toBe(ADA.email);
   });

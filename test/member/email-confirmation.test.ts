@@ -1,0 +1,211 @@
+/**
+ * Confirmed addresses (issue 15): sign-up mails a code and a link that confirm the address; a
+ * site with `mail.requireConfirmedEmail` signs nobody in before that, and answers a taken address
+ * exactly like a new one.
+ */
+import { expect, test } from 'vitest';
+import type { SessionResponse } from '../../src/contract/member';
+import { CONFIRM_MS } from '../../src/service/member/mail-flows';
+import { allMail, codeOf, codesIn, expectMailSent, lastMailTo, linkOf, mailsTo, SIGN_IN_SCREEN, storedMember, tokenOf } from './mail-support';
+import { ADA, BASE, expectError, forEachStore, jsonOf, MALLORY, SECOND, validSignUp, type MemberCtx } from './support';
+
+const NEW = 'new.member@example.com';
+const ME = `${BASE}/me`;
+
+const confirmFirst = (ctx: MemberCtx, notices?: { welcome: boolean }) =>
+  ctx.store.updateSite(ctx.demo.site.id, { mail: { requireConfirmedEmail: true, ...(notices && { notices }) } });
+
+async function memberCount(ctx: MemberCtx): Promise<number> {
+  return (await ctx.store.listMembers(ctx.demo.site.id, {}, { limit: 1000 })).items.length;
+}
+
+forEachStore((fresh) => {
+  describeDefaultSite(fresh);
+  describeConfirmFirst(fresh);
+});
+
+function describeDefaultSite(fresh: () => Promise<MemberCtx>): void {
+  test('default site: sign-up is 201 with a session AND a welcome mail with a code and a sign-in link; the address is not confirmed yet', async () => {
+    const ctx = await fresh();
+    const session = await jsonOf<SessionResponse>(await ctx.signUp(validSignUp(ctx.demo)), 201);
+    expect(session.memberInfo.email).toBe(NEW);
+    const mails = await allMail(ctx);
+    expect(mails.map((m) => [m.to, m.kind])).toEqual([[NEW, 'welcome']]);
+    const mail = mails[0]!;
+    expect(codeOf(mail)).toMatch(/^\d{6}$/);
+    const token = tokenOf(mail, SIGN_IN_SCREEN);
+    expect(linkOf(mail)).toBe(`https://demo.localhost/?svcopen=${SIGN_IN_SCREEN}/${token}`);
+    expect(mail.text).toContain('Hello New,');
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBeUndefined();
+  });
+
+  test('default site: following the welcome link (POST /sessions {token}) signs in and confirms the address', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(validSignUp(ctx.demo)), 201);
+    ctx.advance(5 * SECOND);
+    const token = tokenOf(await lastMailTo(ctx, NEW, 'welcome'), SIGN_IN_SCREEN);
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
+    expect(session.memberInfo.email).toBe(NEW);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+    await expectError(await ctx.signIn({ token }), 400, 'tokenUsed');
+  });
+
+  test('default site: the welcome code signs in with the address and confirms it', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(validSignUp(ctx.demo)), 201);
+    const code = codeOf(await lastMailTo(ctx, NEW, 'welcome'));
+    await jsonOf(await ctx.signIn({ email: NEW, code }), 201);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+  });
+
+  test('the welcome link leads back to the returnTo of the sign-up, and lasts a day', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(validSignUp(ctx.demo, { returnTo: 'https://demo.localhost/join?ref=x' })), 201);
+    const mail = await lastMailTo(ctx, NEW, 'welcome');
+    const token = tokenOf(mail, SIGN_IN_SCREEN);
+    expect(linkOf(mail)).toBe(`https://demo.localhost/join?ref=x&svcopen=${SIGN_IN_SCREEN}/${token}`);
+    ctx.advance(CONFIRM_MS);
+    await expectError(await ctx.signIn({ token }), 400, 'tokenExpired');
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBeUndefined();
+  });
+
+  test('a sign-up with a returnTo off the site is 400 on returnTo and creates no member, sends no mail', async () => {
+    const ctx = await fresh();
+    const before = await memberCount(ctx);
+    await expectError(await ctx.signUp(validSignUp(ctx.demo, { returnTo: 'https://evil.example/' })), 400, 'invalidField', 'returnTo');
+    expect(await memberCount(ctx)).toBe(before);
+    expect(await allMail(ctx)).toEqual([]);
+  });
+
+  test('default site: a taken address is still 409 emailTaken, and mails nothing', async () => {
+    const ctx = await fresh();
+    await expectError(await ctx.signUp(validSignUp(ctx.demo, { email: ADA.email })), 409, 'emailTaken');
+    expect(await allMail(ctx)).toEqual([]);
+  });
+
+  test('default site with the welcome notice off: the sign-up mail is confirmEmail, with a code and a link', async () => {
+    const ctx = await fresh();
+    await ctx.store.updateSite(ctx.demo.site.id, { mail: { notices: { welcome: false } } });
+    await jsonOf(await ctx.signUp(validSignUp(ctx.demo)), 201);
+    const mails = await allMail(ctx);
+    expect(mails.map((m) => [m.to, m.kind])).toEqual([[NEW, 'confirmEmail']]);
+    const token = tokenOf(mails[0]!, SIGN_IN_SCREEN);
+    expect(codesIn(mails[0]!)).toHaveLength(1);
+    await jsonOf(await ctx.signIn({ token }), 201);
+  });
+}
+
+function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
+  test('confirm-first site: sign-up is 202 {email, mailSent}, opens no session, and mails the welcome code', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    const before = await memberCount(ctx);
+    await expectMailSent(await ctx.signUp(validSignUp(ctx.demo, { email: ' New.Member@Example.com ' })), NEW);
+    expect(await memberCount(ctx)).toBe(before + 1);
+    const member = (await storedMember(ctx, NEW))!;
+    expect(member.emailConfirmedAt).toBeUndefined();
+    expect(await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: member.id }, { limit: 10 }).then((p) => p.items.map((e) => e.eventType))).toEqual(['signup']);
+    expect((await allMail(ctx)).map((m) => [m.to, m.kind])).toEqual([[NEW, 'welcome']]);
+  });
+
+  test('confirm-first site: a taken address answers exactly like a new one; no member is made and the owner gets accountExists', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    const newcomer = await ctx.signUp(validSignUp(ctx.demo));
+    const before = await memberCount(ctx);
+    const taken = await ctx.signUp(validSignUp(ctx.demo, { email: 'ADA@demo.localhost', password: 'an attacker password' }));
+    expect(taken.status).toBe(newcomer.status);
+    expect([...taken.headers.entries()].filter(([k]) => k !== 'date')).toEqual([...newcomer.headers.entries()].filter(([k]) => k !== 'date'));
+    const newText = await expectMailSent(newcomer, NEW);
+    const takenText = await expectMailSent(taken, ADA.email);
+    expect(takenText).toBe(newText.replace(NEW, ADA.email));
+    expect(await memberCount(ctx)).toBe(before);
+    // Ada's account is unchanged: her password is hers, not the one typed.
+    const ada = (await storedMember(ctx, ADA.email))!;
+    expect(ada.id).toBe(ctx.demo.memberIds.ada);
+    expect(ada.firstName).toBe('Ada');
+    // The owner's mail: a sign-in link, no code.
+    const mail = await lastMailTo(ctx, ADA.email, 'accountExists');
+    expect(codesIn(mail)).toEqual([]);
+    const token = tokenOf(mail, SIGN_IN_SCREEN);
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
+    expect(session.memberInfo.id).toBe(ctx.demo.memberIds.ada);
+    await expectError(await ctx.signIn({ email: ADA.email, password: 'an attacker password' }), 401, 'invalidCredentials');
+  });
+
+  test('confirm-first site: a taken address of a blocked member answers the same, and mails nothing', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    await expectMailSent(await ctx.signUp(validSignUp(ctx.demo, { email: MALLORY.email })), MALLORY.email);
+    expect(await mailsTo(ctx, MALLORY.email)).toEqual([]);
+  });
+
+  test('confirm-first site: after a refused password sign-in, the newest mailed code signs in and confirms; then the password works', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    const body = validSignUp(ctx.demo);
+    await expectMailSent(await ctx.signUp(body), NEW);
+    await expectError(await ctx.signIn({ email: NEW, password: body.password }), 403, 'emailNotConfirmed', 'email');
+    const first = codeOf((await mailsTo(ctx, NEW, 'welcome'))[0]!);
+    // The 403 mailed a newer code (confirmEmail): only the newest code works.
+    const newest = codeOf(await lastMailTo(ctx, NEW, 'confirmEmail'));
+    if (first !== newest) expect((await ctx.signIn({ email: NEW, code: first })).status).toBe(401);
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ email: NEW, code: newest }), 201);
+    expect(session.memberInfo.email).toBe(NEW);
+    expect((await ctx.authed(session.token, ME)).status).toBe(200);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+    expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
+  });
+
+  test('confirm-first site: the code of the sign-up mail itself signs in and confirms', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    const body = validSignUp(ctx.demo);
+    await expectMailSent(await ctx.signUp(body), NEW);
+    const code = codeOf(await lastMailTo(ctx, NEW, 'welcome'));
+    await jsonOf(await ctx.signIn({ email: NEW, code }), 201);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+    expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
+  });
+
+  test('confirm-first site: an unconfirmed member signing in with a password is 403 emailNotConfirmed, and a confirmEmail mail is queued', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    // The fixture's members never confirmed their addresses.
+    expect((await storedMember(ctx, ADA.email))?.emailConfirmedAt).toBeUndefined();
+    await expectError(await ctx.signIn({ ...ADA, returnTo: 'https://demo.localhost/login' }), 403, 'emailNotConfirmed', 'email');
+    const mail = await lastMailTo(ctx, ADA.email, 'confirmEmail');
+    const token = tokenOf(mail, SIGN_IN_SCREEN);
+    expect(linkOf(mail)).toBe(`https://demo.localhost/login?svcopen=${SIGN_IN_SCREEN}/${token}`);
+    const code = codeOf(mail);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+    expect((await ctx.signIn(ADA)).status).toBe(201);
+  });
+
+  test('confirm-first site: a wrong password is still 401 and mails nothing', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    await expectError(await ctx.signIn({ email: ADA.email, password: 'wrong password' }), 401, 'invalidCredentials');
+    expect(await allMail(ctx)).toEqual([]);
+  });
+
+  test('confirm-first site with the welcome notice off: the sign-up mail is confirmEmail', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx, { welcome: false });
+    await expectMailSent(await ctx.signUp(validSignUp(ctx.demo)), NEW);
+    const mails = await allMail(ctx);
+    expect(mails.map((m) => [m.to, m.kind])).toEqual([[NEW, 'confirmEmail']]);
+    await jsonOf(await ctx.signIn({ email: NEW, code: codeOf(mails[0]!) }), 201);
+  });
+
+  test('confirm-first site: a confirmed member signs in with the password as usual', async () => {
+    const ctx = await fresh();
+    // Ada confirms with a sign-in code first (the site's switch does not matter for that).
+    await expectMailSent(await ctx.request(`${BASE}/sign-in-codes`, { method: 'POST', json: { email: ADA.email } }), ADA.email);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: codeOf(await lastMailTo(ctx, ADA.email, 'signInCode')) }), 201);
+    await confirmFirst(ctx);
+    const mailsBefore = (await allMail(ctx)).length;
+    expect((await ctx.signIn(ADA)).status).toBe(201);
+    expect((await allMail(ctx)).length).toBe(mailsBefore);
+  });
+}

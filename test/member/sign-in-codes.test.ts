@@ -1,0 +1,228 @@
+/**
+ * Signing in by mail (issue 15): POST /sign-in-codes mails a 6-digit code and a link; POST
+ * /sessions takes {email, code} or the link's {token}.
+ */
+import { expect, test } from 'vitest';
+import { CODE_TRIES, SIGN_IN_CODE_MS, type SessionResponse } from '../../src/contract/member';
+import type { MailRecord } from '../../src/service/store/records';
+import {
+  allMail,
+  codeOf,
+  expectMailSent,
+  lastMailTo,
+  linkOf,
+  plantToken,
+  post,
+  SIGN_IN_SCREEN,
+  storedMember,
+  tokenOf,
+  adminMemberEvents,
+} from './mail-support';
+import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, MALLORY, OTHER_BASE, OTTO, SECOND, type MemberCtx } from './support';
+
+const ME = `${BASE}/me`;
+
+const askCode = (ctx: MemberCtx, json: unknown) => post(ctx, '/sign-in-codes', json);
+
+/** Asks for a code for `email`; answers the mail it queued, its code and its link's token. */
+async function requestCode(ctx: MemberCtx, email: string = ADA.email, returnTo?: string): Promise<{ mail: MailRecord; code: string; token: string }> {
+  await expectMailSent(await askCode(ctx, { email, ...(returnTo !== undefined && { returnTo }) }), email);
+  const mail = await lastMailTo(ctx, email, 'signInCode');
+  return { mail, code: codeOf(mail), token: tokenOf(mail, SIGN_IN_SCREEN) };
+}
+
+/** A code that is not `code` (same length). */
+const wrong = (code: string, n = 1) => String((Number(code) + n) % 1_000_000).padStart(6, '0');
+
+forEachStore((fresh) => {
+  test('asking: 202 {email, mailSent}; the mail has a 6-digit code on its own line and one link to the sign-in screen', async () => {
+    const ctx = await fresh();
+    const { mail, code, token } = await requestCode(ctx, ADA.email, 'https://demo.localhost/courses/1');
+    expect(code).toMatch(/^\d{6}$/);
+    expect(mail.html ?? '').toContain(code);
+    expect(linkOf(mail)).toBe(`https://demo.localhost/courses/1?svcopen=${SIGN_IN_SCREEN}/${token}`);
+    expect((await allMail(ctx)).map((m) => [m.to, m.kind])).toEqual([[ADA.email, 'signInCode']]);
+  });
+
+  test('an unknown address and a blocked member get the same answer and no mail; a bad returnTo is 400', async () => {
+    const ctx = await fresh();
+    await expectMailSent(await askCode(ctx, { email: 'Nobody@Example.com' }), 'nobody@example.com');
+    await expectMailSent(await askCode(ctx, { email: MALLORY.email }), MALLORY.email);
+    await expectError(await askCode(ctx, { email: ADA.email, returnTo: 'https://evil.example/' }), 400, 'invalidField', 'returnTo');
+    await expectError(await askCode(ctx, { email: 'nope' }), 400, 'invalidField', 'email');
+    expect(await allMail(ctx)).toEqual([]);
+  });
+
+  test('the code with its address signs in: 201 session for that member, a login event, the address confirmed', async () => {
+    const ctx = await fresh();
+    const memberId = ctx.demo.memberIds.ada!;
+    const { code } = await requestCode(ctx);
+    const loginsBefore = (await adminMemberEvents(ctx, memberId)).filter((e) => e.eventType === 'login').length;
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ email: ADA.email, code }), 201);
+    expect(session.memberInfo.id).toBe(memberId);
+    expect((await ctx.authed(session.token, ME)).status).toBe(200);
+    expect((await adminMemberEvents(ctx, memberId)).filter((e) => e.eventType === 'login')).toHaveLength(loginsBefore + 1);
+    expect((await storedMember(ctx, ADA.email))?.emailConfirmedAt).toBe(ctx.now());
+  });
+
+  test('a code works once', async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired', 'code');
+  });
+
+  test.each([
+    ['with a space in the middle', (c: string) => `${c.slice(0, 3)} ${c.slice(3)}`],
+    ['with a dash', (c: string) => `${c.slice(0, 3)}-${c.slice(3)}`],
+    ['with spaces around', (c: string) => `  ${c}\t`],
+  ])('a code typed %s is accepted', async (_label, spell) => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: spell(code) }), 201);
+  });
+
+  test('a code that is not 6 digits is 400 invalidField on code, and spends no try', async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    for (const bad of ['12345', '1234567', 'abcdef', '', 123456]) {
+      await expectError(await ctx.signIn({ email: ADA.email, code: bad }), 400, 'invalidField', 'code');
+    }
+    for (let i = 1; i < CODE_TRIES; i++) await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode', 'code');
+    await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+  });
+
+  test(`a wrong code is 401 invalidCode; ${CODE_TRIES - 1} wrong tries leave the right code working`, async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    for (let i = 1; i < CODE_TRIES; i++) await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode', 'code');
+    await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+  });
+
+  test(`after ${CODE_TRIES} wrong codes the right one is refused with 401 codeExpired`, async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    for (let i = 1; i <= CODE_TRIES; i++) await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, 99) }), 401, 'codeExpired', 'code');
+    // A new code starts afresh.
+    const again = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: again.code }), 201);
+  });
+
+  test('concurrent guesses get no more than the tries between them', async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    const answers = await Promise.all(
+      Array.from({ length: 3 * CODE_TRIES }, (_, i) => ctx.signIn({ email: ADA.email, code: wrong(code, i + 1) })),
+    );
+    const codes = await Promise.all(answers.map(async (r) => (await r.json()).errors[0].code));
+    expect(codes.filter((c) => c === 'invalidCode')).toHaveLength(CODE_TRIES);
+    expect(codes.filter((c) => c === 'codeExpired')).toHaveLength(2 * CODE_TRIES);
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired');
+  });
+
+  test('a code lasts 10 minutes: a second before it works, at 10 minutes it is 401 codeExpired', async () => {
+    const ctx = await fresh();
+    const first = await requestCode(ctx);
+    ctx.advance(SIGN_IN_CODE_MS - SECOND);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: first.code }), 201);
+    const second = await requestCode(ctx);
+    ctx.advance(SIGN_IN_CODE_MS);
+    await expectError(await ctx.signIn({ email: ADA.email, code: second.code }), 401, 'codeExpired', 'code');
+  });
+
+  test('a new code replaces the old: the old one is refused, the new one works', async () => {
+    const ctx = await fresh();
+    let old = await requestCode(ctx);
+    let fresher = await requestCode(ctx);
+    // One chance in a million the two are equal: ask again then.
+    while (fresher.code === old.code) [old, fresher] = [fresher, await requestCode(ctx)];
+    const res = await ctx.signIn({ email: ADA.email, code: old.code });
+    expect(res.status).toBe(401);
+    expect(['codeExpired', 'invalidCode']).toContain((await res.json()).errors[0].code);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: fresher.code }), 201);
+    // Once the new one is used, the old one does not come back to life.
+    await expectError(await ctx.signIn({ email: ADA.email, code: old.code }), 401, 'codeExpired', 'code');
+  });
+
+  test('a new code voids the older link too (only the newest mail works)', async () => {
+    const ctx = await fresh();
+    const old = await requestCode(ctx);
+    const fresher = await requestCode(ctx);
+    const res = await ctx.signIn({ token: old.token });
+    expect(res.status).toBe(400);
+    expect(['tokenUsed', 'tokenInvalid']).toContain((await res.json()).errors[0].code);
+    await jsonOf(await ctx.signIn({ token: fresher.token }), 201);
+  });
+
+  test("a code for one member typed with another member's address is refused", async () => {
+    const ctx = await fresh();
+    const ada = await requestCode(ctx);
+    // Grace has no code at all.
+    await expectError(await ctx.signIn({ email: GRACE.email, code: ada.code }), 401, 'codeExpired', 'code');
+    // Grace has a code of her own, and Ada's is not it.
+    const grace = await requestCode(ctx, GRACE.email);
+    if (grace.code !== ada.code) await expectError(await ctx.signIn({ email: GRACE.email, code: ada.code }), 401, 'invalidCode', 'code');
+    // An unknown address answers like an address with no code.
+    await expectError(await ctx.signIn({ email: 'nobody@example.com', code: ada.code }), 401, 'codeExpired', 'code');
+    // Each still works for its own member.
+    expect((await jsonOf<SessionResponse>(await ctx.signIn({ email: ADA.email, code: ada.code }), 201)).memberInfo.email).toBe(ADA.email);
+    expect((await jsonOf<SessionResponse>(await ctx.signIn({ email: GRACE.email, code: grace.code }), 201)).memberInfo.email).toBe(GRACE.email);
+  });
+
+  test('a demo code does not sign in on the other site', async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    await expectError(await post(ctx, '/sessions', { email: ADA.email, code }, { origin: null }, OTHER_BASE), 401, 'codeExpired');
+    await expectError(await post(ctx, '/sessions', { email: OTTO.email, code }, { origin: null }, OTHER_BASE), 401, 'codeExpired');
+  });
+
+  test('the link signs in: POST /sessions {token} is 201, a second use 400 tokenUsed', async () => {
+    const ctx = await fresh();
+    const { token } = await requestCode(ctx);
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
+    expect(session.memberInfo.email).toBe(ADA.email);
+    expect((await ctx.authed(session.token, ME)).status).toBe(200);
+    expect((await storedMember(ctx, ADA.email))?.emailConfirmedAt).toBe(ctx.now());
+    await expectError(await ctx.signIn({ token }), 400, 'tokenUsed', 'token');
+  });
+
+  test('the link and the code are one: after the link, the code is spent, and the other way round', async () => {
+    const ctx = await fresh();
+    const a = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ token: a.token }), 201);
+    await expectError(await ctx.signIn({ email: ADA.email, code: a.code }), 401, 'codeExpired');
+    const b = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: b.code }), 201);
+    await expectError(await ctx.signIn({ token: b.token }), 400, 'tokenUsed', 'token');
+  });
+
+  test('the link lasts 10 minutes: at 10 minutes it is 400 tokenExpired', async () => {
+    const ctx = await fresh();
+    const { token } = await requestCode(ctx);
+    ctx.advance(SIGN_IN_CODE_MS);
+    await expectError(await ctx.signIn({ token }), 400, 'tokenExpired', 'token');
+  });
+
+  test('a garbage token is 400 tokenInvalid', async () => {
+    const ctx = await fresh();
+    await expectError(await ctx.signIn({ token: 'garbage' }), 400, 'tokenInvalid', 'token');
+    await expectError(await ctx.signIn({ token: 'A'.repeat(43) }), 400, 'tokenInvalid', 'token');
+  });
+
+  test("a blocked member's sign-in link is 403 memberBlocked", async () => {
+    const ctx = await fresh();
+    const token = await plantToken(ctx, ctx.demo.memberIds.mallory!, 'signIn', SIGN_IN_CODE_MS);
+    await expectError(await ctx.signIn({ token }), 403, 'memberBlocked');
+  });
+
+  test('a password change voids a code asked for before it', async () => {
+    const ctx = await fresh();
+    const { code, token } = await requestCode(ctx);
+    const { token: bearer } = await ctx.session(ADA);
+    expect((await ctx.authed(bearer, `${ME}/password`, { method: 'PUT', json: { password: ADA.password, newPassword: 'changed on purpose' } })).status).toBe(204);
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired');
+    await expectError(await ctx.signIn({ token }), 400, 'tokenInvalid');
+  });
+});
