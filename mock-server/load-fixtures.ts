@@ -49,6 +49,8 @@ async function loadSite(store: Store, passwords: PasswordHasher, fixture: Fixtur
         ...(member.lastName && { lastName: member.lastName }),
         status: member.status,
         createdAt,
+        // The fixtures' members are long-standing ones, whose addresses are known to work.
+        emailConfirmedAt: createdAt,
         passwordHash: await passwords.hash(member.password),
         signupValues: Object.entries(member.signupValues ?? {}).map(([key, value]) => ({ fieldId: fieldIds[key]!, value })),
       },

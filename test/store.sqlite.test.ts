@@ -110,14 +110,19 @@ describe('sqlite store files', () => {
       .run(T0, T0 + 1);
     old.close();
 
+    const before = Date.now();
     const store = openSqliteStore(file);
+    // Members from before migration 8 count as confirmed from the migration (decision 0024).
+    const confirmed = (await store.getMember(1, 1))!.emailConfirmedAt!;
+    expect(confirmed).toBeGreaterThanOrEqual(before - 1);
+    expect(confirmed).toBeLessThanOrEqual(Date.now() + 1);
     expect((await store.listMembers(1, {}, { limit: 10 })).items).toStrictEqual([
-      { id: 1, siteId: 1, email: 'ann@example.com', firstName: 'Ann', status: 'approved', createdAt: T0 },
-      { id: 2, siteId: 1, email: 'bob@example.com', status: 'pending', createdAt: T0 + 1 },
+      { id: 1, siteId: 1, email: 'ann@example.com', firstName: 'Ann', status: 'approved', createdAt: T0, emailConfirmedAt: confirmed },
+      { id: 2, siteId: 1, email: 'bob@example.com', status: 'pending', createdAt: T0 + 1, emailConfirmedAt: confirmed },
     ]);
     expect(await store.getSite(1)).toMatchObject({ subdomain: 'old', adminApiEnabled: true });
     // Old members have no password, no sign-up values, no metadata, no sessions.
-    expect(await store.findMemberLogin(1, 'ann@example.com')).toStrictEqual({ memberId: 1, status: 'approved' });
+    expect(await store.findMemberLogin(1, 'ann@example.com')).toStrictEqual({ memberId: 1, status: 'approved', emailConfirmedAt: confirmed });
     expect(await store.listSignupValues(1, 1)).toEqual([]);
     expect(await store.getMemberMetadata(1, 1)).toStrictEqual({});
     expect(await store.listSignupFields(1)).toEqual([]);
@@ -156,7 +161,7 @@ describe('sqlite store files', () => {
     old.close();
 
     const store = openSqliteStore(file);
-    expect(await store.getMember(1, 1)).toStrictEqual({ id: 1, siteId: 1, email: 'ann@example.com', status: 'approved', createdAt: T0 });
+    expect(await store.getMember(1, 1)).toStrictEqual({ id: 1, siteId: 1, email: 'ann@example.com', status: 'approved', createdAt: T0, emailConfirmedAt: expect.any(Number) });
     const [membership] = await store.listMembershipsOfMember(1, 1);
     expect(membership).toStrictEqual({
       id: 1, siteId: 1, memberId: 1, planId: 1, planPublicId: 'pln_old', type: 'multiPayment', status: 'active',

@@ -265,9 +265,9 @@ export type MemberApiErrorCode =
   | 'notCancellable'
   /** Protected content the member's plans do not open. */
   | 'noAccess'
-  /** A mailed link's token that names nothing (mistyped or cut short). */
+  /** A mailed link's token that names nothing: cut short, or made void by a later password or e-mail change. */
   | 'tokenInvalid'
-  /** A mailed link used already (each works once), or made void by a later password or e-mail change. */
+  /** A mailed link used already: each works once. (One made void by a later password or e-mail change is `tokenInvalid`.) */
   | 'tokenUsed'
   /** A mailed link past its time (a reset link lasts an hour, a sign-in link 10 minutes). */
   | 'tokenExpired'

@@ -150,7 +150,9 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
     // The 403 mailed a newer code (confirmEmail): only the newest code works.
     const newest = codeOf(await lastMailTo(ctx, NEW, 'confirmEmail'));
     if (first !== newest) expect((await ctx.signIn({ email: NEW, code: first })).status).toBe(401);
-    const session = await jsonOf<SessionResponse>(await ctx.signIn({ email: NEW, code: newest }), 201);
+    // The widget sends the password typed before the code along with it: that keeps it (the
+    // code alone, from a mail the sign-up did not send, would take it away; see the takeover tests).
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ email: NEW, code: newest, password: body.password }), 201);
     expect(session.memberInfo.email).toBe(NEW);
     expect((await ctx.authed(session.token, ME)).status).toBe(200);
     expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
@@ -170,15 +172,23 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
 
   test('confirm-first site: an unconfirmed member signing in with a password is 403 emailNotConfirmed, and a confirmEmail mail is queued', async () => {
     const ctx = await fresh();
+    // Signed up while the site let unconfirmed members in; then the site turned confirmation on.
+    const body = validSignUp(ctx.demo);
+    await jsonOf(await ctx.signUp(body), 201);
     await confirmFirst(ctx);
-    // The fixture's members never confirmed their addresses.
-    expect((await storedMember(ctx, ADA.email))?.emailConfirmedAt).toBeUndefined();
-    await expectError(await ctx.signIn({ ...ADA, returnTo: 'https://demo.localhost/login' }), 403, 'emailNotConfirmed', 'email');
-    const mail = await lastMailTo(ctx, ADA.email, 'confirmEmail');
+    const member = { email: NEW, password: body.password };
+    await expectError(await ctx.signIn({ ...member, returnTo: 'https://demo.localhost/login' }), 403, 'emailNotConfirmed', 'email');
+    const mail = await lastMailTo(ctx, NEW, 'confirmEmail');
     const token = tokenOf(mail, SIGN_IN_SCREEN);
     expect(linkOf(mail)).toBe(`https://demo.localhost/login?svcopen=${SIGN_IN_SCREEN}/${token}`);
-    const code = codeOf(mail);
-    await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+    await jsonOf(await ctx.signIn({ ...member, code: codeOf(mail) }), 201);
+    expect((await ctx.signIn(member)).status).toBe(201);
+  });
+
+  test('confirm-first site: the fixture members (long-standing, confirmed) sign in with their passwords', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    expect((await storedMember(ctx, ADA.email))?.emailConfirmedAt).toEqual(expect.any(Number));
     expect((await ctx.signIn(ADA)).status).toBe(201);
   });
 
@@ -209,3 +219,62 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
     expect((await allMail(ctx)).length).toBe(mailsBefore);
   });
 }
+
+/**
+ * An account made in someone else's name before they came (pre-hijacking): a stranger signs up
+ * with the victim's address and a password of their own. Whatever later confirms the address for
+ * the victim, other than the sign-up's own mail or someone who shows that password, must leave
+ * the stranger nothing: the password is taken away and every session ends. These failed before
+ * (the stranger's password went on working once the victim confirmed).
+ */
+forEachStore((fresh) => {
+  const VICTIM = 'victim@example.com';
+  const strangerSignUp = (ctx: MemberCtx) => ({ ...validSignUp(ctx.demo), email: VICTIM, password: 'stranger-password' });
+
+  test('takeover: confirm-first site, the victim signs up later and follows the accountExists link: the stranger\'s password no longer works', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    await expectMailSent(await ctx.signUp(strangerSignUp(ctx)), VICTIM);
+    await expectMailSent(await ctx.signUp({ ...validSignUp(ctx.demo), email: VICTIM, password: 'victims-own-password' }), VICTIM);
+    const token = tokenOf(await lastMailTo(ctx, VICTIM, 'accountExists'), SIGN_IN_SCREEN);
+    const victim = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
+    expect((await ctx.authed(victim.token, ME)).status).toBe(200);
+    await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+  });
+
+  test('takeover: default site, the victim signs in by a code they asked for: the stranger\'s password and session stop working', async () => {
+    const ctx = await fresh();
+    const stranger = await jsonOf<SessionResponse>(await ctx.signUp(strangerSignUp(ctx)), 201);
+    await expectMailSent(await ctx.request(`${BASE}/sign-in-codes`, { method: 'POST', json: { email: VICTIM } }), VICTIM);
+    const victim = await jsonOf<SessionResponse>(await ctx.signIn({ email: VICTIM, code: codeOf(await lastMailTo(ctx, VICTIM, 'signInCode')) }), 201);
+    expect((await ctx.authed(victim.token, ME)).status).toBe(200);
+    expect((await ctx.authed(stranger.token, ME)).status).toBe(401);
+    await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+    expect((await storedMember(ctx, VICTIM))?.emailConfirmedAt).toBe(ctx.now());
+  });
+
+  test('takeover: a wrong password shown with the code does not keep the stranger\'s', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(strangerSignUp(ctx)), 201);
+    await expectMailSent(await ctx.request(`${BASE}/sign-in-codes`, { method: 'POST', json: { email: VICTIM } }), VICTIM);
+    const code = codeOf(await lastMailTo(ctx, VICTIM, 'signInCode'));
+    await jsonOf(await ctx.signIn({ email: VICTIM, code, password: 'a guess' }), 201);
+    await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+  });
+
+  test('takeover rule spares the real member: the sign-up\'s own welcome link keeps the password chosen at sign-up', async () => {
+    const ctx = await fresh();
+    const body = validSignUp(ctx.demo);
+    const first = await jsonOf<SessionResponse>(await ctx.signUp(body), 201);
+    await jsonOf(await ctx.signIn({ token: tokenOf(await lastMailTo(ctx, NEW, 'welcome'), SIGN_IN_SCREEN) }), 201);
+    expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
+    expect((await ctx.authed(first.token, ME)).status).toBe(200);
+  });
+
+  test('takeover rule applies once: after the first confirmation a code sign-in keeps the password', async () => {
+    const ctx = await fresh();
+    await expectMailSent(await ctx.request(`${BASE}/sign-in-codes`, { method: 'POST', json: { email: ADA.email } }), ADA.email);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: codeOf(await lastMailTo(ctx, ADA.email, 'signInCode')) }), 201);
+    expect((await ctx.signIn(ADA)).status).toBe(201);
+  });
+});

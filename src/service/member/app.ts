@@ -28,7 +28,7 @@ import { authenticate, closeSession, newSession, openSession } from './sessions'
 import { SignInThrottle } from './sign-in-throttle';
 import { SignupLimits } from './signup-limits';
 import { bad, readEmail, readPassword, validateSignUp, type Problems } from './signup';
-import { codeExpired, mailSent, refuseBlocked, requestSignInMail, signInMail, tokenError, checkCode } from './mail-flows';
+import { checkCode, codeExpired, firstConfirmation, mailSent, refuseBlocked, requestSignInMail, signInMail, tokenError } from './mail-flows';
 import { findToken, mailRoutes } from './mail-routes';
 import { demoMailboxRoute } from './demo-mailbox';
 import { readCode } from './mail-tokens';
@@ -158,7 +158,8 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
       signedUp = await store.signUpMember({
         member: { siteId: site.id, ...profile, passwordHash, status: 'approved', createdAt: now },
         events: [{ eventType: 'signup', details: {}, createdAt: now }],
-        token: tokenFields,
+        // Bound to this sign-up: following it confirms the account as it is made (mail-flows.ts).
+        token: { ...tokenFields, signUp: true },
         mails: [mail],
         ...(session && { session: session.fields }),
       });
@@ -179,7 +180,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     const site = c.get('site');
     const body = await readObject(c.req.raw);
     if (body.token !== undefined) return signInByToken(site, body.token);
-    if (body.code !== undefined && body.password === undefined) return signInByCode(site, body);
+    if (body.code !== undefined) return signInByCode(site, body);
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const password = readPassword(body.password, problems, false);
@@ -202,12 +203,23 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     return sessionAnswer(site, (await store.getMember(site.id, login.memberId))!, token, session);
   });
 
-  /** Redeems a signIn token: a session, a `login` event, and the address confirmed when it was not. */
-  const redeemSignIn = async (site: SiteRecord, token: MemberTokenRecord, record: MemberRecord, refused: (reason: 'missing' | 'used' | 'expired') => MemberError) => {
+  /**
+   * Redeems a signIn token: a session, a `login` event, and the address confirmed when it was
+   * not. The first confirmation by a token the sign-up did not send, from someone who does not
+   * show the password, takes the password away and signs out every other session: the account
+   * may have been made in the address's name by someone else (firstConfirmation in mail-flows.ts).
+   */
+  const redeemSignIn = async (
+    site: SiteRecord,
+    token: MemberTokenRecord,
+    record: MemberRecord,
+    refused: (reason: 'missing' | 'used' | 'expired') => MemberError,
+    passwordShown = false,
+  ) => {
     const now = clock();
     const session = newSession(now);
     const outcome = await store.redeemMemberToken(token.id, now, {
-      ...(record.emailConfirmedAt === undefined && { member: { emailConfirmedAt: now } }),
+      ...firstConfirmation(record, token, passwordShown, now),
       session: session.fields,
       events: [{ eventType: 'login', details: {}, createdAt: now }],
     });
@@ -234,7 +246,10 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     const token = await checkCode(store, clock, site.id, login?.memberId, 'signIn', code!);
     const record = await store.getMember(site.id, token.memberId);
     refuseBlocked(record);
-    return redeemSignIn(site, token, record, codeExpired);
+    // The password typed before the code (a sign-in the site answered emailNotConfirmed) keeps it.
+    const shown = typeof body.password === 'string' && !!login?.passwordHash && record.emailConfirmedAt === undefined && !token.signUp
+      && body.password.length <= 256 && (await passwords.verify(body.password, login.passwordHash));
+    return redeemSignIn(site, token, record, codeExpired, shown);
   };
 
   app.delete('/sites/:subdomain/sessions/current', async (c) => {

@@ -11,7 +11,7 @@ import type { Clock } from '../domain/clock';
 import { siteMail, withSvcopen } from '../domain/site-mail';
 import { jsonResponse } from '../http/json';
 import type { MailTemplate } from '../mail-templates';
-import type { MemberRecord, MemberTokenPurpose, MemberTokenRecord, SendLimits, SiteRecord } from '../store/records';
+import type { MemberRecord, MemberTokenPurpose, MemberTokenRecord, SendLimits, SiteRecord, TokenEffects } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
 import { codeHashOf, codeMatches, newCode, newMailedToken } from './mail-tokens';
@@ -100,6 +100,21 @@ export async function checkCode(store: Store, clock: Clock, siteId: number, memb
     throw MemberError.of(401, 'invalidCode', left > 0 ? `The code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'The code is wrong; ask for a new code', 'code');
   }
   return token;
+}
+
+/**
+ * What redeeming a sign-in token changes besides the session. An address never confirmed gets
+ * confirmed. But whoever made the account may not own the address: someone can sign up in
+ * another's name first, and would keep a password that works once the owner confirms. So the
+ * first confirmation keeps the password only when it comes from the sign-up's own mail (the
+ * person who chose the password had the address's mail sent then), or from someone who shows the
+ * password with the code; otherwise the password is removed (the member signs in by code or sets
+ * one by a reset) and every other session ends.
+ */
+export function firstConfirmation(member: MemberRecord, token: MemberTokenRecord, passwordShown: boolean, now: number): Pick<TokenEffects, 'member' | 'revokeSessions'> {
+  if (member.emailConfirmedAt !== undefined) return {};
+  const trusted = token.signUp === true || passwordShown;
+  return { member: { emailConfirmedAt: now, ...(!trusted && { passwordHash: null }) }, ...(!trusted && { revokeSessions: true }) };
 }
 
 /** A blocked member's mailed token opens nothing. */

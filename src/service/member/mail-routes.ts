@@ -130,9 +130,10 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
     if (email === member.email) return jsonResponse(await loadMemberInfo(store, site, member, clock()), 200, { 'cache-control': 'no-store' });
 
     const now = clock();
-    if (await store.findMemberLogin(site.id, email)) {
-      // Taken: the answer is the same, and the address's owner learns someone tried.
-      await store.queueRequestedMail({ mail: siteMail(site, email, { kind: 'emailInUse' }, now), limits: sendLimits(now) });
+    const owner = await store.findMemberLogin(site.id, email);
+    if (owner) {
+      // Taken: the answer is the same, and the address's owner (unless blocked) learns someone tried.
+      if (owner.status !== 'blocked') await store.queueRequestedMail({ mail: siteMail(site, email, { kind: 'emailInUse' }, now), limits: sendLimits(now) });
     } else {
       const t = mailedToken(site, member.id, 'emailChange', now, CONFIRM_MS, true);
       const link = withSvcopen(returnTo, `/member/account/email_confirm/${t.token}`);

@@ -35,7 +35,7 @@ export async function ensureDemoLogin(store: Store, clock: Clock, site: SiteReco
   const billing = memberBilling(new SeededRandom(1), 'demoLogin', stories, now);
   const [memberId] = (await store.createMembers([
     {
-      siteId: site.id, ...profile, passwordHash: await passwords.hash(password), signupValues, status: 'approved', createdAt: now,
+      siteId: site.id, ...profile, passwordHash: await passwords.hash(password), signupValues, status: 'approved', createdAt: now, emailConfirmedAt: now,
       ...(billing.processorCustomerId && { processorCustomerId: billing.processorCustomerId }),
     },
   ])) as [number];

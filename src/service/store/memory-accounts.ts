@@ -112,7 +112,8 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       delete member.emailConfirmedAt;
     }
     if (patch.emailConfirmedAt !== undefined) member.emailConfirmedAt = patch.emailConfirmedAt;
-    if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
+    if (patch.passwordHash === null) passwords.delete(memberId);
+    else if (patch.passwordHash !== undefined) passwords.set(memberId, patch.passwordHash);
     // Links and codes mailed before a new password or address no longer work.
     if (patch.passwordHash !== undefined || patch.email !== undefined) dropUnusedTokens(memberId);
     if (patch.processorCustomerId !== undefined) member.processorCustomerId = patch.processorCustomerId;

@@ -54,11 +54,9 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       if (sent.address >= limits.perAddress || sent.site >= limits.perSite) return false;
       if (token) {
         if (token.codeHash !== undefined) {
-          // Only the newest code works: its tries are the only ones.
+          // Only the newest code works, so its tries are the only ones; older links still do (they cannot be guessed).
           for (const old of tokens.rows) {
-            if (old.memberId === token.memberId && old.purpose === token.purpose && old.usedAt === undefined && old.codeHash !== undefined) {
-              old.usedAt = token.createdAt;
-            }
+            if (old.memberId === token.memberId && old.purpose === token.purpose && old.usedAt === undefined) delete old.codeHash;
           }
         }
         tokens.insert((id) => ({ ...copy(token), id, attempts: 0 }));
@@ -82,7 +80,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
 
     async spendCodeTry(id, max) {
       const token = tokens.byId.get(id);
-      if (!token || token.usedAt !== undefined || token.attempts >= max) return false;
+      if (!token || token.usedAt !== undefined || token.codeHash === undefined || token.attempts >= max) return false;
       token.attempts++;
       return true;
     },

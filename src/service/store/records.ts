@@ -144,7 +144,8 @@ export interface MemberPatch {
   lastName?: string | null;
   /** Unique per site, lower-cased by the caller, as in NewMember. */
   email?: string;
-  passwordHash?: string;
+  /** `null` removes the password: the member then signs in by mailed code or link (or sets one by a reset). */
+  passwordHash?: string | null;
   /** Each given field's value replaces the stored one; every fieldId must be one of the site's. */
   signupValues?: { fieldId: number; value: SignupFieldValue | null }[];
   /** Set when the first paid sign-up creates the member's customer; cannot be cleared. */
@@ -424,6 +425,12 @@ export interface NewMemberToken {
   codeHash?: string;
   /** `emailChange`: the address that takes effect. */
   newEmail?: string;
+  /**
+   * `signIn` only: mailed by the sign-up that made the account (its welcome or confirmation).
+   * Redeeming it confirms the account as it was made; any other first confirmation clears the
+   * password (mail-flows.ts says why).
+   */
+  signUp?: boolean;
   createdAt: EpochMs;
   expiresAt: EpochMs;
 }

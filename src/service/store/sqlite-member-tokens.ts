@@ -12,7 +12,7 @@ import { INSERT_EVENT, MEMBER_COLUMNS, type Row, isConstraint, memberFrom, orNul
 import type { MemberTokenRecord, NewMemberEvent, NewMemberToken, NewSession, RedeemOutcome, SessionRecord } from './records';
 import type { TokenMethods } from './store';
 
-const TOKEN_COLUMNS = 'id, site_id, member_id, purpose, token_hash, code_hash, new_email, created_at, expires_at, attempts, used_at';
+const TOKEN_COLUMNS = 'id, site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at, attempts, used_at';
 
 function tokenFrom(r: Row): MemberTokenRecord {
   return {
@@ -27,6 +27,7 @@ function tokenFrom(r: Row): MemberTokenRecord {
     ...(r.code_hash !== null && { codeHash: r.code_hash as string }),
     ...(r.new_email !== null && { newEmail: r.new_email as string }),
     ...(r.used_at !== null && { usedAt: r.used_at as number }),
+    ...(r.sign_up === 1 && { signUp: true }),
   };
 }
 
@@ -38,9 +39,9 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
 
   const insertToken = (t: NewMemberToken) =>
     sql(
-      `INSERT INTO member_tokens (site_id, member_id, purpose, token_hash, code_hash, new_email, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(t.siteId, t.memberId, t.purpose, t.tokenHash, orNull(t.codeHash), orNull(t.newEmail), t.createdAt, t.expiresAt);
+      `INSERT INTO member_tokens (site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(t.siteId, t.memberId, t.purpose, t.tokenHash, orNull(t.codeHash), orNull(t.newEmail), t.signUp ? 1 : 0, t.createdAt, t.expiresAt);
   const insertSession = (s: NewSession): SessionRecord => {
     let id: number;
     try {
@@ -74,10 +75,10 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     )!;
     if ((counts.address as number) >= limits.perAddress || (counts.site as number) >= limits.perSite) return false;
     if (token) {
-      // Only the newest code works: its tries are the only ones.
+      // Only the newest code works, so its tries are the only ones; older links still do (they cannot be guessed).
       if (token.codeHash !== undefined) {
-        sql(`UPDATE member_tokens SET used_at = ? WHERE member_id = ? AND purpose = ? AND used_at IS NULL AND code_hash IS NOT NULL`).run(
-          token.createdAt, token.memberId, token.purpose);
+        sql(`UPDATE member_tokens SET code_hash = NULL WHERE member_id = ? AND purpose = ? AND used_at IS NULL AND code_hash IS NOT NULL`).run(
+          token.memberId, token.purpose);
       }
       insertToken(token);
     }
@@ -121,7 +122,7 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
       return row && tokenFrom(row);
     },
     spendCodeTry: async (id, max) =>
-      sql('UPDATE member_tokens SET attempts = attempts + 1 WHERE id = ? AND used_at IS NULL AND attempts < ?').run(id, max).changes > 0,
+      sql('UPDATE member_tokens SET attempts = attempts + 1 WHERE id = ? AND used_at IS NULL AND code_hash IS NOT NULL AND attempts < ?').run(id, max).changes > 0,
     // A ConflictError (the new address taken meanwhile) rolls the whole redemption back.
     redeemMemberToken: async (id, at, effects) => redeem.immediate(id, at, effects),
   };

@@ -348,8 +348,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX mail_outbox_site ON mail_outbox (site_id, created_at);
   `,
   // 7 → 8: the mail flows (issue 15). Mailed tokens keep hashes only; a member's address is
-  // confirmed when a code or link proves it (members from before count as unconfirmed); a site's
-  // mail settings are one JSON value; a notice that must go once carries its key.
+  // confirmed when a code or link proves it. Members from before count as confirmed from now:
+  // the service could not ask them, and unconfirmed they would be locked out of a site that turns
+  // confirmation on, and lose their password at their first sign-in by code (decision 0024).
+  // A site's mail settings are one JSON value; a notice that must go once carries its key.
   `
   CREATE TABLE member_tokens (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -359,6 +361,7 @@ export const MIGRATIONS: readonly string[] = [
     token_hash TEXT NOT NULL UNIQUE,
     code_hash TEXT,
     new_email TEXT,
+    sign_up INTEGER NOT NULL DEFAULT 0,
     created_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL,
     attempts INTEGER NOT NULL DEFAULT 0,
@@ -367,6 +370,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX member_tokens_member ON member_tokens (member_id, purpose, id) WHERE used_at IS NULL;
 
   ALTER TABLE members ADD COLUMN email_confirmed_at INTEGER;
+  UPDATE members SET email_confirmed_at = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER);
   ALTER TABLE sites ADD COLUMN mail TEXT;
   ALTER TABLE mail_outbox ADD COLUMN once_key TEXT;
   CREATE UNIQUE INDEX mail_outbox_once ON mail_outbox (site_id, once_key) WHERE once_key IS NOT NULL;

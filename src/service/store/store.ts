@@ -244,8 +244,8 @@ export interface Store {
   /**
    * Queues a mail someone asked for (a reset link, a code), with the token it carries, in one
    * transaction, unless the send limits are reached: then it writes nothing and answers false.
-   * A new token replaces the member's unused ones of the same purpose that carry a code (only
-   * the newest code works, so its tries are the only ones).
+   * A new token with a code takes the code off the member's unused tokens of the same purpose
+   * (only the newest code works, so its tries are the only ones); their links still work.
    */
   queueRequestedMail(request: MailRequestRecord): Promise<boolean>;
   /** The token whose link hash this is, used or not. */
@@ -253,8 +253,9 @@ export interface Store {
   /** The member's newest unused token of the purpose that carries a code (expired or not). */
   findCodeToken(siteId: number, memberId: number, purpose: MemberTokenPurpose): Promise<MemberTokenRecord | undefined>;
   /**
-   * Counts one try of the token's code, atomically: true when it is unused and had fewer than
-   * `max` tries, so concurrent guesses never get more than `max` between them.
+   * Counts one try of the token's code, atomically: true when it is unused, still has its code
+   * (a newer code takes it off), and had fewer than `max` tries, so concurrent guesses never get
+   * more than `max` between them.
    */
   spendCodeTry(id: number, max: number): Promise<boolean>;
   /**
