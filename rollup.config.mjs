@@ -7,6 +7,8 @@ import typescript from '@rollup/plugin-typescript';
 import terser from '@rollup/plugin-terser';
 
 const entry = 'src/widget/index.ts';
+/** The modal bundles' suffixes: '' for English, then one per other locale (modalSuffix in src/widget/modal/host.ts). */
+const MODAL_BUNDLES = ['', '.de'];
 
 if (!existsSync(entry)) {
   // Rollup refuses an empty config list; until the widget exists there is nothing to do.
@@ -21,7 +23,7 @@ const plugins = () => [
   // bundle shortens its own: what passes between the two (src/widget/modal/host.ts) has plain
   // names. No `module: true`: the plugin sets it for the ESM output only; on the IIFE it would
   // let terser treat the bundle's top level as module scope.
-  terser({ ecma: 2020, mangle: { properties: { regex: /^_/ } } }),
+  terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: /^_/ } } }),
 ];
 
 export default [
@@ -34,10 +36,12 @@ export default [
     plugins: plugins(),
   },
   // The screens, loaded by widgets.js from its own origin the first time one opens, so a page
-  // view that never opens the modal downloads only the runtime.
-  {
-    input: 'src/widget/modal/index.ts',
-    output: { file: 'dist/widgets-modal.js', format: 'iife', sourcemap: true },
+  // view that never opens the modal downloads only the runtime: one bundle per language, the same
+  // code with that language's words (docs/decisions/0023-modal-catalogues.md). English is
+  // widgets-modal.js (and stands in for any locale without words of its own).
+  ...MODAL_BUNDLES.map((suffix) => ({
+    input: `src/widget/modal/index${suffix}.ts`,
+    output: { file: `dist/widgets-modal${suffix}.js`, format: 'iife', sourcemap: true },
     plugins: plugins(),
-  },
+  })),
 ];

@@ -230,6 +230,12 @@ export interface SessionResponse {
   token: string;
   expiresAt: IsoDateTime;
   memberInfo: MemberInfo;
+  /**
+   * True when this sign-in completes a registration: the code or link of the sign-up's own mail
+   * on a site that lets members in only once their address is confirmed. The widget then sends
+   * `Service.member.registration`, as after a sign-up that signs in at once.
+   */
+  registered?: true;
 }
 
 /** JSON values a member may keep in metadata. */

@@ -1,3 +1,6 @@
+/** The page's language as a locale (`de` for `<html lang="de-AT">`); '' when the page names none. */
+export const pageLocale = (doc: Document): string => doc.documentElement.lang.slice(0, 2).toLowerCase();
+
 /**
  * What a member sees at once after a click, while widgets-modal.js downloads on a slow network
  * (issue 14: nothing showed for seconds): a small dialog saying so, in the page's language.
@@ -11,7 +14,7 @@ export function showLoading(doc: Document): () => boolean {
   const returnFocus = doc.activeElement as HTMLElement | null;
   const host = doc.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
-  const words = doc.documentElement.lang.startsWith('de') ? 'Wird geladen …' : 'Loading…';
+  const words = pageLocale(doc) === 'de' ? 'Wird geladen …' : 'Loading…';
   // Markup of our own, no data in it: the words alone (a spinner would cost the runtime bytes).
   root.innerHTML = `<style>dialog{border:0;border-radius:12px;padding:2rem;font:16px system-ui}</style><dialog aria-busy=true aria-label="${words}">${words}</dialog>`;
   const dialog = root.lastChild as HTMLDialogElement;

@@ -2,12 +2,13 @@ import { log } from './diagnostics';
 import { MODAL_ENTRY, type OpenModal } from './modal/host';
 
 /**
- * Loads widgets-modal.js, from the origin widgets.js came from, the first time a screen must
- * open; later calls share the one download. A failed download is reported and may be tried again.
+ * Loads a modal bundle (widgets-modal.js, or another language's, whose entry is at `key`), from
+ * the origin widgets.js came from, the first time a screen must open; later calls share the one
+ * download. A failed download is reported and may be tried again.
  */
-export function modalLoader(doc: Document, src: string): () => Promise<OpenModal> {
+export function modalLoader(doc: Document, src: string, key = MODAL_ENTRY): () => Promise<OpenModal> {
   let loading: Promise<OpenModal> | undefined;
-  const entry = () => (doc.defaultView as unknown as Record<symbol, OpenModal | undefined>)[MODAL_ENTRY];
+  const entry = () => (doc.defaultView as unknown as Record<symbol, OpenModal | undefined>)[key];
   return () =>
     (loading ??= new Promise<OpenModal>((resolve, reject) => {
       const ready = entry();

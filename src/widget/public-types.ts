@@ -46,12 +46,21 @@ export interface RegistrationDetails {
   firstName?: string;
   lastName?: string;
   customFields?: Record<string, SignupFieldValue>;
+  /**
+   * Where the link in a mail about this sign-up leads back to (a page of the site, such as
+   * `location.href`): on a site that wants addresses confirmed, the mail with the code has one.
+   * Absent: the site's home page.
+   */
+  returnTo?: string;
 }
 
-export interface Credentials {
-  email: string;
-  password: string;
-}
+/**
+ * What `Service.login` takes: the e-mail and password, or the e-mail and the 6-digit code mailed
+ * to it (the log-in screen's "E-mail me a code", or the code sent when a site wants addresses
+ * confirmed). Spaces in a code are the caller's to remove. `returnTo`: as in RegistrationDetails,
+ * for the mail a member who has not confirmed their address gets.
+ */
+export type Credentials = { email: string; password: string; returnTo?: string } | { email: string; code: string };
 
 /** How every widget promise rejects: an `Error` whose `code` tells what went wrong. */
 export interface ServiceError extends Error {
@@ -80,9 +89,19 @@ export interface ServiceApi {
   updateMemberMetadata(data: MemberMetadata): Promise<MemberMetadata>;
   /** Resets the metadata to `{}`. */
   clearMemberMetadata(): Promise<MemberMetadata>;
-  /** Signs in; fires `Service.member.info`. Resolves with the member. */
+  /**
+   * Signs in; fires `Service.member.info`. Resolves with the member. On a site that lets members
+   * in only with a confirmed address, a member who has not confirmed theirs yet is refused with
+   * `emailNotConfirmed`, and a code is mailed to them: `login({ email, code })` with it signs in.
+   * A wrong code rejects with `invalidCode` (try again), one no longer valid with `codeExpired`.
+   */
   login(credentials: Credentials): Promise<MemberInfo>;
-  /** Creates a member and signs them in; fires `Service.member.registration`, then `Service.member.info`. */
+  /**
+   * Creates a member and signs them in; fires `Service.member.registration`, then `Service.member.info`.
+   * On a site that lets members in only once they have confirmed their address, nobody is signed
+   * in yet: it rejects with `emailNotConfirmed` (path `email`), whose message says a code was
+   * mailed to the address; `login({ email, code })` with that code signs the member in.
+   */
   register(details: RegistrationDetails): Promise<MemberInfo>;
   /** Signs out here and on the service; fires `Service.member.logout`. */
   logout(): Promise<void>;

@@ -28,7 +28,8 @@ export function installApi(
   };
   const signIn = async (path: string, details: Credentials | RegistrationDetails, registered: boolean) => {
     check();
-    const response = await session._request<SessionResponse>('POST', path, null, stringify(details));
+    // `returnTo`: where a mail this may send (a confirmation) leads back to, this page.
+    const response = await session._request<SessionResponse>('POST', path, null, stringify({ ...details, returnTo: location.href }));
     return session._signIn(response, registered);
   };
   const functions: Functions = {

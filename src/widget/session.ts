@@ -1,8 +1,8 @@
-import type { SessionResponse } from '../contract/member';
+import type { MailSentResponse, SessionResponse } from '../contract/member';
 import type { ApiRequest } from './api-client';
 import { log } from './diagnostics';
 import { dispatch } from './dispatch';
-import { networkError } from './errors';
+import { networkError, serviceError } from './errors';
 import { clone, deepEqual, isObject } from './json';
 import type { MemberCache } from './member-cache';
 import type { MemberInfo, ServiceError } from './public-types';
@@ -105,9 +105,13 @@ export class Session {
     if (this._ready) this._dispatchInfo();
   }
 
-  /** After sign-in or sign-up: keep the login, tell the page. */
-  _signIn(response: SessionResponse, registered: boolean): MemberInfo {
-    const { token, memberInfo } = isObject(response) ? response : ({} as Partial<SessionResponse>);
+  /**
+   * After sign-in or sign-up: keep the login, tell the page. A sign-up the site lets in only once
+   * the address is confirmed answers that a code was mailed instead (202): no login yet.
+   */
+  _signIn(response: SessionResponse | MailSentResponse, registered: boolean): MemberInfo {
+    const { token, memberInfo, mailSent, email } = (isObject(response) ? response : {}) as Partial<SessionResponse & MailSentResponse>;
+    if (mailSent) throw serviceError('emailNotConfirmed', `Confirm the address with the code sent to ${email}.`, 'email');
     if (typeof token !== 'string' || !isObject(memberInfo)) throw networkError('The service answered without a session.');
     // Signing in over another login ends that session on the service too: none is left behind.
     const previous = this._token;
@@ -120,7 +124,7 @@ export class Session {
     this._known = true;
     this._fetchedAt = Date.now();
     this._changed();
-    if (registered) dispatch(this._doc, 'Service.member.registration', { memberInfo: clone(memberInfo) });
+    if (registered || (response as SessionResponse).registered) dispatch(this._doc, 'Service.member.registration', { memberInfo: clone(memberInfo) });
     this._dispatchInfo();
     return clone(memberInfo);
   }

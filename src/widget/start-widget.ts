@@ -5,6 +5,7 @@ import { readConfig } from './config';
 import { cookieTokenStore } from './cookie-token-store';
 import { memberCache } from './member-cache';
 import { modalLoader } from './modal-loader';
+import { modalEntryKey, modalSuffix, type OpenModal } from './modal/host';
 import { modalHost, openRoute } from './router/open-route';
 import { takeSvcopen } from './router/svcopen';
 import { followSvcopenLinks } from './router/svcopen-links';
@@ -63,7 +64,12 @@ export function startWidget({ window: win, apiOrigin }: WidgetOptions): WidgetHa
   engine._start();
   const svcopen = takeSvcopen(win);
   const host = modalHost(session, functions, loadConfig);
-  const loadModal = modalLoader(win.document, `${apiOrigin}/scripts/widgets-modal.js`);
+  // One loader per language's bundle: widgets-modal.js (English), widgets-modal.de.js, …
+  const loaders: Record<string, () => Promise<OpenModal>> = {};
+  const loadModal = (locale: string) => {
+    const suffix = modalSuffix(locale);
+    return (loaders[suffix] ??= modalLoader(win.document, `${apiOrigin}/scripts/widgets-modal${suffix}.js`, modalEntryKey(suffix)))();
+  };
   let stopped = false;
   const unfollow = followSvcopenLinks(win.document, (path) => {
     if (!session._ready || stopped) return false; // before then, the link loads the page, which opens it

@@ -15,7 +15,7 @@ const SAMPLES: { [K in MailKind]: TemplateOf<K> } = {
   signInCode: { kind: 'signInCode', code: '482913', link: 'https://ledger.example/?svcopen=/member/sign_in&code=482913', minutes: 15 },
   welcome: { kind: 'welcome', firstName: 'Ada', code: '105776', link: 'https://ledger.example/?svcopen=/member/confirm&code=105776', minutes: 30 },
   confirmEmail: { kind: 'confirmEmail', code: '640021', link: 'https://ledger.example/?svcopen=/member/confirm&code=640021', minutes: 30 },
-  accountExists: { kind: 'accountExists', link: 'https://ledger.example/?svcopen=/member/sign_in&token=ex1st', minutes: 20 },
+  accountExists: { kind: 'accountExists', code: '930517', link: 'https://ledger.example/?svcopen=/member/sign_in&token=ex1st', minutes: 20 },
   emailChange: {
     kind: 'emailChange',
     newEmail: 'ada.new@example.org',

@@ -185,7 +185,7 @@ forEachStore((fresh) => {
     const session = await ctx.session(ADA);
     await expectError(await putEmail(ctx, session.token, { email: NEW, password: 'wrong password' }), 401, 'invalidCredentials', 'password');
     await expectError(await putEmail(ctx, session.token, { email: 'not an address', password: ADA.password }), 400, 'invalidField', 'email');
-    await expectError(await putEmail(ctx, session.token, { email: NEW, password: ADA.password, returnTo: 'https://evil.example/' }), 400, 'invalidField', 'returnTo');
+    await expectError(await putEmail(ctx, session.token, { email: NEW, password: ADA.password, returnTo: 'ftp://demo.localhost/' }), 400, 'invalidField', 'returnTo');
     const same = await jsonOf<MemberInfo>(await putEmail(ctx, session.token, { email: 'ADA@demo.localhost', password: ADA.password }), 200);
     expect(same).toStrictEqual(await me(ctx, session.token));
     expect(same.email).toBe(ADA.email);

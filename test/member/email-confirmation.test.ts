@@ -69,12 +69,18 @@ function describeDefaultSite(fresh: () => Promise<MemberCtx>): void {
     expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBeUndefined();
   });
 
-  test('a sign-up with a returnTo off the site is 400 on returnTo and creates no member, sends no mail', async () => {
+  test('a sign-up with a returnTo that is no web address is 400 on returnTo and creates no member, sends no mail', async () => {
     const ctx = await fresh();
     const before = await memberCount(ctx);
-    await expectError(await ctx.signUp(validSignUp(ctx.demo, { returnTo: 'https://evil.example/' })), 400, 'invalidField', 'returnTo');
+    await expectError(await ctx.signUp(validSignUp(ctx.demo, { returnTo: 'javascript:alert(1)' })), 400, 'invalidField', 'returnTo');
     expect(await memberCount(ctx)).toBe(before);
     expect(await allMail(ctx)).toEqual([]);
+  });
+
+  test('a sign-up with a returnTo off the site: the welcome link leads to the site\'s home page', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(validSignUp(ctx.demo, { returnTo: 'https://evil.example/' })), 201);
+    expect(linkOf(await lastMailTo(ctx, NEW, 'welcome')).startsWith(`https://demo.localhost/?svcopen=${SIGN_IN_SCREEN}/`)).toBe(true);
   });
 
   test('default site: a taken address is still 409 emailTaken, and mails nothing', async () => {
@@ -124,9 +130,9 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
     const ada = (await storedMember(ctx, ADA.email))!;
     expect(ada.id).toBe(ctx.demo.memberIds.ada);
     expect(ada.firstName).toBe('Ada');
-    // The owner's mail: a sign-in link, no code.
+    // The owner's mail: a code (the sign-up screen asks for one, whichever mail went) and a sign-in link.
     const mail = await lastMailTo(ctx, ADA.email, 'accountExists');
-    expect(codesIn(mail)).toEqual([]);
+    expect(codesIn(mail)).toHaveLength(1);
     const token = tokenOf(mail, SIGN_IN_SCREEN);
     const session = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
     expect(session.memberInfo.id).toBe(ctx.demo.memberIds.ada);

@@ -58,16 +58,17 @@ export const de: Words = {
       action: { intro: 'Oder folgen Sie diesem Link:', button: 'E-Mail-Adresse bestätigen', link },
       outro: [`Code und Link sind ${duration(minutes)} gültig.`, NOT_ASKED],
     }),
-    accountExists: (site, { link, minutes }) => ({
+    accountExists: (site, { code, link, minutes }) => ({
       subject: `Sie haben bereits ein Konto bei ${site}`,
       greeting: 'Guten Tag,',
       intro: [
         `Jemand, vielleicht Sie selbst, wollte mit dieser E-Mail-Adresse ein Konto bei ${site} erstellen. ` +
           'Zu dieser Adresse gibt es bereits ein Konto.',
       ],
-      action: { intro: 'Mit diesem Link melden Sie sich an:', button: `Bei ${site} anmelden`, link },
+      code: { label: `Ihr Code für die Anmeldung bei ${site}:`, value: code },
+      action: { intro: 'Oder melden Sie sich mit diesem Link an:', button: `Bei ${site} anmelden`, link },
       outro: [
-        `Der Link ist ${duration(minutes)} gültig. Sie können sich auch mit Ihrem Passwort anmelden ` +
+        `Code und Link sind ${duration(minutes)} gültig. Sie können sich auch mit Ihrem Passwort anmelden ` +
           'oder bei der Anmeldung „Passwort vergessen?“ wählen.',
         'Falls Sie das nicht waren, ignorieren Sie diese E-Mail; es hat sich nichts geändert.',
       ],

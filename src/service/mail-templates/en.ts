@@ -47,16 +47,17 @@ export const en: Words = {
       action: { intro: 'Or follow this link:', button: 'Confirm e-mail address', link },
       outro: [`The code and the link work for ${duration(minutes)}.`, "If you didn't ask for this, ignore this e-mail."],
     }),
-    accountExists: (site, { link, minutes }) => ({
+    accountExists: (site, { code, link, minutes }) => ({
       subject: `You already have an account on ${site}`,
       greeting: 'Hello,',
       intro: [
         `Someone, maybe you, tried to create an account on ${site} with this e-mail address. ` +
           'There is already an account with this address.',
       ],
-      action: { intro: 'To log in, follow this link:', button: `Log in to ${site}`, link },
+      code: { label: `Your code to log in to ${site}:`, value: code },
+      action: { intro: 'Or follow this link to log in:', button: `Log in to ${site}`, link },
       outro: [
-        `The link works for ${duration(minutes)}. You can also log in with your password, ` +
+        `The code and the link work for ${duration(minutes)}. You can also log in with your password, ` +
           'or choose "Forgot password?" when you log in.',
         `${NOT_YOU} Nothing has changed.`,
       ],

@@ -22,7 +22,7 @@ export type MailTemplate =
   | { kind: 'signInCode'; code: string; link: string; minutes: number }
   | { kind: 'welcome'; firstName?: string; code: string; link: string; minutes: number }
   | { kind: 'confirmEmail'; code: string; link: string; minutes: number }
-  | { kind: 'accountExists'; link: string; minutes: number }
+  | { kind: 'accountExists'; code: string; link: string; minutes: number }
   | { kind: 'emailChange'; newEmail: string; code: string; link: string; minutes: number }
   | { kind: 'emailInUse' }
   | { kind: 'emailChanged'; newEmail: string }

@@ -98,11 +98,12 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
 
   const member = async (c: Context<MemberEnv>) => authenticate(store, clock, c.get('site'), c.req.raw);
   /** 201 with the session's bearer token and the member. */
-  const sessionAnswer = async (site: SiteRecord, record: MemberRecord, token: string, session: SessionRecord) => {
+  const sessionAnswer = async (site: SiteRecord, record: MemberRecord, token: string, session: SessionRecord, registered = false) => {
     const body: SessionResponse = {
       token,
       expiresAt: new Date(session.expiresAt).toISOString(),
       memberInfo: await loadMemberInfo(store, site, record, clock()),
+      ...(registered && { registered: true }),
     };
     return jsonResponse(body, 201, { 'cache-control': 'no-store' });
   };
@@ -224,7 +225,9 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
       events: [{ eventType: 'login', details: {}, createdAt: now }],
     });
     if (!outcome.redeemed) throw refused(outcome.reason);
-    return sessionAnswer(site, outcome.member, session.token, outcome.session!);
+    // The sign-up's own mail, first followed on a site that signed nobody in at sign-up: the registration ends here.
+    const registered = token.signUp === true && record.emailConfirmedAt === undefined && site.mail?.requireConfirmedEmail === true;
+    return sessionAnswer(site, outcome.member, session.token, outcome.session!, registered);
   };
   const signInByToken = async (site: SiteRecord, value: unknown) => {
     const token = await findToken(store, site, value, 'signIn');

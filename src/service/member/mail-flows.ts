@@ -56,19 +56,18 @@ export type SignInMailKind = 'signInCode' | 'confirmEmail' | 'welcome' | 'accoun
 /**
  * A mail whose code or link signs the member in (and so confirms their address): the code they
  * asked for, the confirmation after sign-up (`welcome` when the site sends that notice), or
- * `accountExists` to the owner of an address someone signed up with again (a link only).
+ * `accountExists` to the owner of an address someone signed up with again (a code too, so the
+ * sign-up's "type the code we sent" holds whichever mail it was).
  */
 export function signInMail(site: SiteRecord, member: { id: number; email: string; firstName?: string }, returnTo: string, kind: SignInMailKind, now: number) {
   const lifeMs = kind === 'signInCode' ? SIGN_IN_CODE_MS : kind === 'accountExists' ? PASSWORD_RESET_MS : CONFIRM_MS;
-  const t = mailedToken(site, member.id, 'signIn', now, lifeMs, kind !== 'accountExists');
+  const t = mailedToken(site, member.id, 'signIn', now, lifeMs, true);
   const link = withSvcopen(returnTo, `/member/sign_in/${t.token}`);
   const { minutes } = t;
   const template: MailTemplate =
-    kind === 'accountExists'
-      ? { kind, link, minutes }
-      : kind === 'welcome'
-        ? { kind, code: t.code!, link, minutes, ...(member.firstName !== undefined && { firstName: member.firstName }) }
-        : { kind, code: t.code!, link, minutes };
+    kind === 'welcome'
+      ? { kind, code: t.code!, link, minutes, ...(member.firstName !== undefined && { firstName: member.firstName }) }
+      : { kind, code: t.code!, link, minutes };
   return { token: t.record, mail: siteMail(site, member.email, template, now) };
 }
 

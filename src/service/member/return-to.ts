@@ -1,8 +1,10 @@
 /**
  * Where a mailed link leads: the page the member asked from (`returnTo`, sent by the widget),
- * accepted only on the site's own domain, a subdomain of it, or loopback for the demo site (the
+ * taken only on the site's own domain, a subdomain of it, or loopback for the demo site (the
  * same rule as CORS). Never built from the request's Host, so a forged Host header cannot point
- * a reset link at someone else's server. Absent: the site's home page.
+ * a reset link at someone else's server. Absent, or a page elsewhere (the service's own pages,
+ * such as the examples of a site that is not the demo): the site's home page. Something that is
+ * no web address at all is refused.
  */
 import { siteHome } from '../domain/site-mail';
 import type { SiteRecord } from '../store/records';
@@ -24,9 +26,5 @@ export function readReturnTo(value: unknown, site: SiteRecord, problems: Problem
     return siteHome(site);
   }
   // No own origin: the service's address is never a place to send a member back to.
-  if (!isAllowedOrigin(url.origin, site, '')) {
-    bad(problems, 'returnTo', `must be a page on ${site.domain} or one of its subdomains`);
-    return siteHome(site);
-  }
-  return url.href;
+  return isAllowedOrigin(url.origin, site, '') ? url.href : siteHome(site);
 }

@@ -3,7 +3,7 @@
  * only (the minifier shortens `_`-prefixed ones in each bundle its own way), and no internal
  * object of either side.
  */
-import type { ConversionDetail, SiteConfig } from '../../contract/member';
+import { WIDGET_LOCALES, type ConversionDetail, type SiteConfig } from '../../contract/member';
 import type { Credentials, MemberInfo, RegistrationDetails } from '../public-types';
 
 export interface ModalHost {
@@ -12,6 +12,11 @@ export interface ModalHost {
   login(credentials: Credentials): Promise<MemberInfo>;
   register(details: RegistrationDetails): Promise<MemberInfo>;
   logout(): Promise<void>;
+  /**
+   * POSTs `body` to `path` (under the site), whose answer is a login (a SessionResponse: a mailed
+   * code or link, a password reset), and keeps it as `login` does; `Service.member.info` follows.
+   */
+  session(path: string, body: unknown): Promise<MemberInfo>;
   /** The site's settings and sign-up fields (GET /config), fetched once per page. */
   config(): Promise<SiteConfig>;
   /**
@@ -31,5 +36,15 @@ export interface ModalHost {
  */
 export type OpenModal = (host: ModalHost, path: string) => Promise<boolean>;
 
-/** Where the modal bundle leaves its entry point for the runtime (Symbol.for: one per page). */
-export const MODAL_ENTRY = Symbol.for('svc.modal');
+/**
+ * Each language's screens are a bundle of their own, with only its words (decision 0023): English
+ * is widgets-modal.js, another language `widgets-modal.<locale>.js` (`.de`); this is that part
+ * of the name, by the site's locale ('' for English and for any locale without its own words).
+ */
+export const modalSuffix = (locale: string): string => (locale !== 'en' && (WIDGET_LOCALES as readonly string[]).includes(locale) ? `.${locale}` : '');
+
+/** Where a modal bundle leaves its entry point for the runtime (Symbol.for: one per page and language). */
+export const modalEntryKey = (suffix: string): symbol => Symbol.for(`svc.modal${suffix}`);
+
+/** The English bundle's (widgets-modal.js). */
+export const MODAL_ENTRY = modalEntryKey('');

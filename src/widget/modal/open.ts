@@ -2,7 +2,7 @@ import { log } from '../diagnostics';
 import { matchRoute, type Route } from '../router/routes';
 import { openDialog } from './dialog';
 import type { ModalHost, OpenModal } from './host';
-import { messagesFor } from './messages';
+import type { Messages } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
 import type { ContentViewingPreference, SiteConfig } from '../../contract/member';
 import { accountScreen } from './screens/account';
@@ -10,6 +10,8 @@ import { contentScreen } from './screens/content';
 import { memberMenuScreen } from './screens/member-menu';
 import { accountEditScreen, emailChangeScreen, passwordChangeScreen, paymentMethodScreen } from './screens/account-forms';
 import { loginScreen } from './screens/login';
+import { askCodeScreen, forgotPasswordScreen } from './screens/mail-request';
+import { emailConfirmScreen, passwordResetScreen, signInLinkScreen } from './screens/mail-links';
 import { invoicesScreen } from './screens/invoices';
 import { membershipsScreen } from './screens/memberships';
 import { planSignupScreen } from './screens/plan-signup';
@@ -65,10 +67,22 @@ function leave(url: string): void {
  */
 export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): Screen | null {
   const home = config.memberMenu ? memberMenuScreen : accountScreen;
-  const { planPublicId, contentId, viewingPreference } = route.params;
+  const { planPublicId, contentId, viewingPreference, token } = route.params;
   switch (route.name) {
     case 'signIn':
       return loggedIn ? home : loginScreen();
+    case 'signInCode':
+      return loggedIn ? home : askCodeScreen();
+    // A member logged in may have forgotten the password too (changing it asks for it).
+    case 'forgotPassword':
+      return forgotPasswordScreen();
+    // Mailed links: whoever is logged in, the link does what it says.
+    case 'signInLink':
+      return signInLinkScreen(token!);
+    case 'passwordReset':
+      return passwordResetScreen(token!);
+    case 'emailConfirm':
+      return emailConfirmScreen(token!);
     case 'signUp': {
       // Registers, then offers the plan named (spec: "registers the user and offers plan sign-up").
       const next = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
@@ -105,27 +119,29 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
 /** Screens under the account: opened directly (a page's link), their back button leads to it. */
 const UNDER_ACCOUNT = new Set(['memberships', 'invoices', 'accountEdit', 'emailChange', 'passwordChange', 'paymentMethod']);
 
-/** widgets-modal.js's entry: one dialog at a time; a second open replaces the first. */
+/** The open dialog: one at a time; a second open replaces the first. */
 let current: ScreenContext | undefined;
 
 /**
- * Opens the dialog at once, with a spinner, in the page's language (the site's is not known yet),
- * then asks for the site's settings and draws the screen in the site's words and colours.
+ * A modal bundle's entry, speaking `t`: the words of the site's language, which chose the bundle
+ * (or of the page's, when the site's settings could not be had; the dialog then says so in them).
+ * Opens the dialog at once, with a spinner, then asks for the site's settings (widgets.js has
+ * them already, or has just failed to get them) and draws the screen in the site's colours.
  * Not async: the dialog is open when this returns, so widgets.js can take its own loading
  * dialog away (open-route.ts) without a moment with none. One route waits for the settings
  * first: a logged-in /member/plans with no plan named runs the after-registration action, which
  * may open no dialog at all.
  */
-export const openModal: OpenModal = (host: ModalHost, path: string) => {
+export const modalEntry = (t: Messages): OpenModal => (host: ModalHost, path: string) => {
   const route = matchRoute(path);
   if (!route) {
     log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
     return Promise.resolve(false);
   }
   const doc = document;
-  const ctx = { doc, host, screens: SCREENS, download: leave, trail: [] as Screen[] } as ScreenContext;
+  const ctx = { doc, host, t, screens: SCREENS, download: leave, trail: [] as Screen[] } as ScreenContext;
   // A screen that cannot load its data says so in the dialog, in words.
-  const fail = (error: unknown) => render(ctx, ctx.t.problem, el(doc, 'p', { role: 'alert' }, errorText(ctx.t, error).message));
+  const fail = (error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message));
   ctx.show = (next, from) => {
     ctx.trail = from ? [...ctx.trail, from] : [];
     ctx.dialog._body.setAttribute('aria-busy', 'true');
@@ -140,7 +156,6 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
   };
   const begin = () => {
     current?.close();
-    const t = (ctx.t = messagesFor(doc.documentElement.lang.slice(0, 2).toLowerCase()));
     ctx.dialog = openDialog(doc, { title: t.loading, closeLabel: t.close, backLabel: t.back, onClose: () => current === ctx && (current = undefined) });
     current = ctx;
   };
@@ -158,7 +173,6 @@ export const openModal: OpenModal = (host: ModalHost, path: string) => {
       }
       if (!ctx.dialog) begin();
       ctx.config = config;
-      const t = (ctx.t = messagesFor(config.locale));
       ctx.dialog._site(config.theme, t.close, t.back);
       ctx.show(screen, UNDER_ACCOUNT.has(route.name) ? accountScreen : undefined);
       return true;

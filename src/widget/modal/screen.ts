@@ -21,7 +21,7 @@ export interface ScreenContext {
   trail: Screen[];
   /** Said once, at the top of the next screen drawn ("Saved."). */
   notice?: string | undefined;
-  /** The screens, for links from one to another (passed in, so no screen imports another). */
+  /** The screens, for links from one to another (passed in: screens that lead to each other, such as log-in and registration, import neither). */
   screens: Screens;
   close(): void;
   /** Leaves for another page (a plan's welcome or content URL). */
@@ -56,6 +56,9 @@ export const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => vo
   };
   return guarded;
 };
+
+/** Logged in or registered: the screen the visitor came for (`next`), or the dialog closes. */
+export const proceed = (ctx: ScreenContext, next?: Screen): void => (next ? ctx.show(next) : ctx.close());
 
 /**
  * Replaces the body with `nodes` under a new title, with the back button and the notice the

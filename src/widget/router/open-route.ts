@@ -1,7 +1,7 @@
-import type { MemberInfo, SiteConfig } from '../../contract/member';
+import type { MemberInfo, SessionResponse, SiteConfig } from '../../contract/member';
 import { dispatchConversion } from '../conversion';
 import { clone, stringify } from '../json';
-import { showLoading } from '../loading-dialog';
+import { pageLocale, showLoading } from '../loading-dialog';
 import type { ModalHost, OpenModal } from '../modal/host';
 import type { Functions } from '../service-api';
 import type { Session } from '../session';
@@ -15,6 +15,7 @@ export function modalHost(session: Session, functions: Functions, config: () => 
     login: functions.login,
     register: functions.register,
     logout: functions.logout,
+    session: async (path, body) => session._signIn(await session._request<SessionResponse>('POST', path, null, stringify(body)), false),
     call: <T>(method: string, path: string, body?: unknown) =>
       session._call<T>(method, path, body === undefined ? undefined : stringify(body)),
     async converted(detail) {
@@ -28,10 +29,13 @@ export function modalHost(session: Session, functions: Functions, config: () => 
 
 /**
  * Acts on an svcopen path once the widget is ready: signing out needs no screen (and does
- * nothing when nobody is logged in); everything else opens in the modal, downloaded on first use.
+ * nothing when nobody is logged in); everything else opens in the modal, downloaded on first use,
+ * in the site's language: each language's screens are a bundle (decision 0023), so the site's
+ * settings come first (the screens need them next anyway); when they cannot be had, the page's
+ * language, in which the screens say so.
  * Resolves false when the path names no screen; rejects when the modal cannot be downloaded.
  */
-export async function openRoute(path: string, session: Session, host: ModalHost, loadModal: () => Promise<OpenModal>): Promise<boolean> {
+export async function openRoute(path: string, session: Session, host: ModalHost, loadModal: (locale: string) => Promise<OpenModal>): Promise<boolean> {
   if (/^\/member\/sign_out\/?$/.test(path)) {
     if (session._member) await session._logout();
     return true;
@@ -40,7 +44,7 @@ export async function openRoute(path: string, session: Session, host: ModalHost,
   const loaded = showLoading(session._doc);
   let open: OpenModal;
   try {
-    open = await loadModal();
+    open = await loadModal(await host.config().then((config) => config.locale, () => pageLocale(session._doc)));
   } catch (error) {
     loaded();
     throw error;

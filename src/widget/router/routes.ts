@@ -1,9 +1,18 @@
+import { MAIL_TOKEN_SHAPE } from '../../contract/member';
+
 /**
- * The `svcopen` paths of spec 4.1, as a table: `:name` is a placeholder, a trailing `?` makes
- * it optional. Order matters where two rows could match: `plans/all` before `plans/:planPublicId?`.
+ * The `svcopen` paths of spec 4.1 and of mailed links, as a table: `:name` is a placeholder, a
+ * trailing `?` makes it optional. Order matters where two rows could match: `plans/all` before
+ * `plans/:planPublicId?`.
  */
 export const ROUTES = {
   signIn: '/member/sign_in',
+  // Where mailed links lead (their `svcopen`), and the two ways in without a password.
+  signInLink: '/member/sign_in/:token',
+  signInCode: '/member/sign_in_code',
+  forgotPassword: '/member/forgot_password',
+  passwordReset: '/member/reset_password/:token',
+  emailConfirm: '/member/account/email_confirm/:token',
   signOut: '/member/sign_out',
   signUp: '/member/sign_up/:planPublicId?',
   allPlans: '/member/plans/all',
@@ -32,6 +41,7 @@ const PARAM_RULES: Record<string, RegExp> = {
   planPublicId: /^[\w.-]{1,64}$/,
   contentId: /^[\w.-]{1,64}$/,
   viewingPreference: /^(download|popup)$/,
+  token: MAIL_TOKEN_SHAPE,
 };
 
 /** The route a `svcopen` value names, or null. A trailing slash is allowed. */

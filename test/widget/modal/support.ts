@@ -5,8 +5,10 @@
  */
 import { waitFor, within } from '@testing-library/dom';
 import { afterEach, expect, vi } from 'vitest';
-import { MODAL_ENTRY } from '../../../src/widget/modal/host';
-import { openModal } from '../../../src/widget/modal/open';
+import { modalEntryKey, modalSuffix } from '../../../src/widget/modal/host';
+import { messagesFor } from '../../../src/widget/modal/messages';
+import { modalEntry } from '../../../src/widget/modal/open';
+import { WIDGET_LOCALES } from '../../../src/contract/member';
 import type { SitePatch } from '../../../src/service/store/records';
 import { ADA, harness, type Harness } from '../support';
 
@@ -17,14 +19,17 @@ afterEach(() => {
     close?.click();
     host.remove();
   }
-  delete (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY];
+  for (const locale of WIDGET_LOCALES) delete (window as unknown as Record<symbol, unknown>)[modalEntryKey(modalSuffix(locale))];
   history.replaceState(null, '', '/');
   document.body.innerHTML = '';
 });
 
-/** What widgets-modal.js leaves on window once downloaded (src/widget/modal/index.ts). */
+/**
+ * What each language's modal bundle leaves on window once downloaded (src/widget/modal/index*.ts):
+ * widgets-modal.js in English, widgets-modal.de.js in German.
+ */
 export function installModalEntry(): void {
-  (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = openModal;
+  for (const locale of WIDGET_LOCALES) (window as unknown as Record<symbol, unknown>)[modalEntryKey(modalSuffix(locale))] = modalEntry(messagesFor(locale));
 }
 
 export const hosts = () => document.querySelectorAll('[data-svc-modal]');
@@ -146,6 +151,22 @@ export function expectAllLabelled(root: ShadowRoot): void {
     expect(label, `label for ${control.getAttribute('name')}`).not.toBeNull();
     expect(label!.textContent!.trim()).not.toBe('');
   }
+}
+
+/**
+ * An e-mail change waits for the code mailed to the new address (issue 15): on the code screen,
+ * types the newest code mailed to `email` and confirms it.
+ */
+export async function confirmEmailChange(h: Harness, email: string): Promise<void> {
+  const m = await waitForScreen('Check your inbox');
+  let code: string | undefined;
+  await waitFor(async () => {
+    const { items } = await h.mock.store.listMail(undefined, { limit: 100 });
+    code = /^(\d{6})$/m.exec(items.filter((mail) => mail.to === email).at(-1)?.text ?? '')?.[1];
+    expect(code, `a code mailed to ${email}`).toBeDefined();
+  });
+  fill(m.control('code'), code!);
+  m.form().requestSubmit();
 }
 
 export const silenceWarnings = () => vi.spyOn(console, 'warn').mockImplementation(() => undefined);

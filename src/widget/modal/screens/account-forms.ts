@@ -1,8 +1,9 @@
-import type { SavedCard, SignupFieldValue } from '../../../contract/member';
+import type { MailSentResponse, MemberInfo, SavedCard, SignupFieldValue } from '../../../contract/member';
 import { brandName } from '../format';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { cardFields } from './card-fields';
+import { codeField, codeOf } from './code';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
 
@@ -35,7 +36,11 @@ export const accountEditScreen: Screen = forMember((ctx, member) => {
   render(ctx, t.editAccount, form);
 });
 
-/** PUT /me/email, confirmed with the current password. */
+/**
+ * PUT /me/email, with the current password. The new address takes effect once confirmed: the
+ * code mailed to it here, or the link in that mail (mail-links.ts). Didn't get it? Back, and
+ * change it again.
+ */
 export const emailChangeScreen: Screen = forMember((ctx, member) => {
   const { doc, t } = ctx;
   const form = actionForm(
@@ -46,12 +51,25 @@ export const emailChangeScreen: Screen = forMember((ctx, member) => {
       labelled(doc, t.currentPassword, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
     ],
     async (f) => {
-      await ctx.host.call('PUT', '/me/email', { email: valueOf(f, 'email'), password: valueOf(f, 'password') });
-      await done(ctx);
+      const answer = await ctx.host.call<MailSentResponse | MemberInfo>('PUT', '/me/email', { email: valueOf(f, 'email'), password: valueOf(f, 'password'), returnTo: location.href });
+      // The same address as now is no change: nothing to confirm.
+      if ('mailSent' in answer) ctx.show(emailCodeScreen(answer.email), emailChangeScreen);
+      else await done(ctx);
     },
   );
   render(ctx, t.changeEmail, form);
 });
+
+/** The code mailed to the new address (POST /me/email/confirm); then the account, which shows it. */
+const emailCodeScreen = (email: string): Screen =>
+  forMember((ctx) => {
+    const { doc, t } = ctx;
+    const form = actionForm(ctx, t.save, [codeField(ctx)], async (f) => {
+      await ctx.host.call('POST', '/me/email/confirm', { code: codeOf(f) });
+      await done(ctx);
+    });
+    render(ctx, t.checkInbox, el(doc, 'p', {}, t.confirmEmail(email)), form);
+  });
 
 /** PUT /me/password: the member's other sessions are signed out by the service. */
 export const passwordChangeScreen: Screen = forMember((ctx) => {

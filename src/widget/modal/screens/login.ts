@@ -1,26 +1,36 @@
-import { render, type Screen, type ScreenContext } from '../screen';
+import { proceed, render, type Screen } from '../screen';
 import { el, input, labelled } from '../ui';
+import { confirmFirst } from './code';
 import { actionForm, valueOf } from './form';
+import { askCodeScreen, forgotPasswordScreen } from './mail-request';
+import { screenButton } from './menu-links';
 
-/** Log in; then the screen the visitor came for (`next`), or nothing more: the dialog closes. */
+/**
+ * Log in; then the screen the visitor came for (`next`), or nothing more: the dialog closes.
+ * Without the password: "Forgot password?" (a reset link) or "E-mail me a code", each with the
+ * address typed so far. A member whose address the site wants confirmed first gets the code screen.
+ */
 export function loginScreen(next?: Screen): Screen {
-  return (ctx: ScreenContext) => {
-    const { doc, t } = ctx;
+  const screen: Screen = (ctx) => {
+    const { doc, t, screens } = ctx;
+    const typed = () => valueOf(form, 'email');
     const form = actionForm(
       ctx,
       t.logIn,
       [
         labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
         labelled(doc, t.password, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
+        el(doc, 'p', {}, screenButton(ctx, t.forgotPassword, () => forgotPasswordScreen(typed()), screen)),
       ],
-      async (f) => {
-        await ctx.host.login({ email: valueOf(f, 'email'), password: valueOf(f, 'password') });
-        if (next) ctx.show(next);
-        else ctx.close();
+      (f) => {
+        const email = valueOf(f, 'email');
+        const password = valueOf(f, 'password');
+        return ctx.host.login({ email, password }).then(() => proceed(ctx, next), confirmFirst(ctx, email, next, password));
       },
     );
-    const toRegister = el(doc, 'button', { type: 'button', class: 'link' }, t.register);
-    toRegister.addEventListener('click', () => ctx.show(ctx.screens.register(next)));
-    render(ctx, t.logIn, form, el(doc, 'p', {}, `${t.noAccount} `, toRegister));
+    render(ctx, t.logIn, form,
+      el(doc, 'div', { class: 'actions' }, screenButton(ctx, t.emailCode, () => askCodeScreen(typed(), next), screen, '')),
+      el(doc, 'p', {}, `${t.noAccount} `, screenButton(ctx, t.register, () => screens.register(next))));
   };
+  return screen;
 }

@@ -6,11 +6,7 @@ import { el } from '../ui';
  * account screen, the member menu).
  */
 export function screenLinks(ctx: ScreenContext, from: Screen, entries: readonly (readonly [label: string, screen: Screen])[]): HTMLLIElement[] {
-  return entries.map(([label, screen]) => {
-    const link = el(ctx.doc, 'button', { type: 'button', class: 'link' }, label);
-    link.addEventListener('click', () => ctx.show(screen, from));
-    return el(ctx.doc, 'li', {}, link);
-  });
+  return entries.map(([label, screen]) => el(ctx.doc, 'li', {}, screenButton(ctx, label, () => screen, from)));
 }
 
 /** "Log out": logs out on the service, then closes the dialog. */
@@ -27,15 +23,19 @@ export function logoutButton(ctx: ScreenContext, attributes: Record<string, stri
  * "Choose: <plan>", opening that plan's sign-up in the same dialog (the plans, and the plans that
  * open content); back leads to `from`, the list it was chosen from.
  */
-export function planChoice(ctx: ScreenContext, plan: { publicId: string; name: string }, from?: Screen): HTMLButtonElement {
-  const choose = el(ctx.doc, 'button', { type: 'button', class: 'primary' }, `${ctx.t.choose}: ${plan.name}`);
-  choose.addEventListener('click', () => ctx.show(ctx.screens.planSignup(plan.publicId), from));
-  return choose;
-}
+export const planChoice = (ctx: ScreenContext, plan: { publicId: string; name: string }, from?: Screen): HTMLButtonElement =>
+  screenButton(ctx, `${ctx.t.choose}: ${plan.name}`, () => ctx.screens.planSignup(plan.publicId), from, 'primary');
 
 /** An empty list's next step: the plans, with a way back here. */
-export function seePlans(ctx: ScreenContext, from: Screen): HTMLElement {
-  const button = el(ctx.doc, 'button', { type: 'button', class: 'primary' }, ctx.t.seePlans);
-  button.addEventListener('click', () => ctx.show(ctx.screens.plans, from));
-  return el(ctx.doc, 'div', { class: 'actions' }, button);
+export const seePlans = (ctx: ScreenContext, from: Screen): HTMLElement =>
+  el(ctx.doc, 'div', { class: 'actions' }, screenButton(ctx, ctx.t.seePlans, () => ctx.screens.plans, from, 'primary'));
+
+/**
+ * A button that opens another screen in the same dialog (`to`, made on the click, so it can read
+ * what was typed by then), with a way back to `from` when given. Link-style unless `className` says.
+ */
+export function screenButton(ctx: ScreenContext, label: string, to: () => Screen, from?: Screen, className = 'link'): HTMLButtonElement {
+  const button = el(ctx.doc, 'button', { type: 'button', class: className }, label);
+  button.addEventListener('click', () => ctx.show(to(), from));
+  return button;
 }

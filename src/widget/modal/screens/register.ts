@@ -1,12 +1,15 @@
 import type { PlanOffer, SignupFieldValue } from '../../../contract/member';
 import { price } from '../format';
-import { render, type Screen, type ScreenContext } from '../screen';
+import { proceed, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
+import { confirmFirst } from './code';
 import { actionForm, valueOf } from './form';
+import { screenButton } from './menu-links';
 
 /**
- * Create an account with the site's custom sign-up fields; then `next`, or the dialog closes.
+ * Create an account with the site's custom sign-up fields; then `next`, or the dialog closes (on
+ * a site that lets members in once their address is confirmed: the mailed code first).
  * When `plan` (a public id or key) is the plan whose sign-up follows, the screen names it once
  * GET /plans/{plan} answers (the form does not wait for it).
  */
@@ -32,20 +35,14 @@ export function registerScreen(next?: Screen, plan?: string): Screen {
           const value = readCustom(f, field);
           if (value !== undefined) customFields[field.id] = value;
         }
-        await ctx.host.register({
-          email: valueOf(f, 'email'),
-          password: valueOf(f, 'password'),
-          firstName: valueOf(f, 'firstName'),
-          lastName: valueOf(f, 'lastName'),
-          customFields,
-        });
-        if (next) ctx.show(next);
-        else ctx.close();
+        const email = valueOf(f, 'email');
+        // A site that wants the address confirmed first mails a code: that screen, then `next`.
+        await ctx.host
+          .register({ email, password: valueOf(f, 'password'), firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields })
+          .then(() => proceed(ctx, next), confirmFirst(ctx, email, next));
       },
     );
-    const toLogin = el(doc, 'button', { type: 'button', class: 'link' }, t.logIn);
-    toLogin.addEventListener('click', () => ctx.show(ctx.screens.login(next)));
-    render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, toLogin));
+    render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, screenButton(ctx, t.logIn, () => ctx.screens.login(next))));
   };
 }
 
