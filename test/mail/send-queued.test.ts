@@ -5,7 +5,7 @@
  * two senders side by side send each mail once; the site's name goes beside the service's address.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { fromHeader, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, mailRetryDelay, sendQueuedMail, type MailSendDeps } from '../../src/service/mail/send-queued';
+import { fromMailbox, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, mailRetryDelay, sendQueuedMail, type MailSendDeps } from '../../src/service/mail/send-queued';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { NewMail } from '../../src/service/store/records';
 import type { Store } from '../../src/service/store/store';
@@ -15,7 +15,7 @@ const T0 = Date.UTC(2026, 10, 25);
 let store: Store;
 let siteId: number;
 let now: number;
-let sent: { to: string; from?: string; subject: string }[];
+let sent: Parameters<MailSendDeps['transport']['send']>[0][];
 let reports: string[];
 /** What the transport does with the next sends, in order: 'ok', or an error to throw. */
 let script: ('ok' | Error)[];
@@ -51,7 +51,7 @@ afterEach(() => store.close());
 test('a queued mail is sent once, from the site\'s name at the service\'s address, and recorded sent', async () => {
   const [id] = await store.queueMail([mail('ann@example.com', { fromName: 'Shop "Best" Co', replyTo: 'help@shop.example' })]);
   expect(await sendQueuedMail(deps())).toBe(1);
-  expect(sent).toEqual([{ to: 'ann@example.com', from: '"Shop  Best  Co" <no-reply@mail.example>', replyTo: 'help@shop.example', subject: 'Reset your password', text: 'https://shop.example/?svcopen=/member/reset/x' }]);
+  expect(sent).toEqual([{ to: 'ann@example.com', from: { name: 'Shop "Best" Co', address: 'no-reply@mail.example' }, replyTo: 'help@shop.example', subject: 'Reset your password', text: 'https://shop.example/?svcopen=/member/reset/x' }]);
   expect(await store.getMail(id!)).toMatchObject({ status: 'sent', sentAt: T0, attempts: 1 });
   expect(await sendQueuedMail(deps())).toBe(0);
   expect(sent).toHaveLength(1);
@@ -111,8 +111,9 @@ test('a sender that dies mid-send: its mail is sent by the next pass once the le
   expect(await store.getMail(id!)).toMatchObject({ status: 'sent', attempts: 2 });
 });
 
-test('fromHeader: the address alone without a name; a name quoted, with quotes and line breaks taken out', () => {
-  expect(fromHeader('no-reply@mail.example', undefined)).toBe('no-reply@mail.example');
-  expect(fromHeader('Service <no-reply@mail.example>', 'Shop')).toBe('"Shop" <no-reply@mail.example>');
-  expect(fromHeader('no-reply@mail.example', 'Evil\r\nBcc: x@y')).toBe('"Evil  Bcc: x@y" <no-reply@mail.example>');
+test('fromMailbox: the address alone without a name; the site\'s name beside the address, quotes kept, line breaks made spaces', () => {
+  expect(fromMailbox('no-reply@mail.example', undefined)).toBe('no-reply@mail.example');
+  expect(fromMailbox('Service <no-reply@mail.example>', 'Shop')).toEqual({ name: 'Shop', address: 'no-reply@mail.example' });
+  expect(fromMailbox('no-reply@mail.example', 'The "Ledger", Café')).toEqual({ name: 'The "Ledger", Café', address: 'no-reply@mail.example' });
+  expect(fromMailbox('no-reply@mail.example', 'Evil\r\nBcc: x@y')).toEqual({ name: 'Evil Bcc: x@y', address: 'no-reply@mail.example' });
 });

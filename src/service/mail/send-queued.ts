@@ -7,12 +7,14 @@
  */
 import type { Clock } from '../domain/clock';
 import { runPeriodically } from '../periodic';
+import { parseMailbox } from './mail-address';
+import type { MailAddress } from './message';
 import type { MailRecord } from '../store/records';
 import type { Store } from '../store/store';
 
 /** What the sender needs of a transport (./transport.ts): send one message, or reject. */
 export interface MailTransportLike {
-  send(message: { to: string; from?: string; replyTo?: string; subject: string; text: string; html?: string }): Promise<unknown>;
+  send(message: { to: string; from?: string | MailAddress; replyTo?: string; subject: string; text: string; html?: string }): Promise<unknown>;
 }
 
 export interface MailSendDeps {
@@ -32,11 +34,16 @@ export const MAIL_LEASE_MS = 2 * 60_000;
 /** The wait after the n-th failed attempt: 30 s, 1 min, 2 min… at most an hour. */
 export const mailRetryDelay = (attempts: number): number => Math.min(30_000 * 2 ** (attempts - 1), 60 * 60_000);
 
-/** `"Site name" <no-reply@…>`: the site's name beside the service's address (quotes escaped). */
-export function fromHeader(fromAddress: string, name: string | undefined): string {
+/**
+ * The site's name beside the service's address (SVC_MAIL_FROM), as a mailbox nodemailer writes
+ * itself: quoted or encoded as the name needs (quotes, commas, non-ASCII letters all kept), with
+ * line breaks made spaces so a name cannot start a header of its own.
+ */
+export function fromMailbox(fromAddress: string, name: string | undefined): string | MailAddress {
   if (!name) return fromAddress;
-  const address = /<([^>]+)>/.exec(fromAddress)?.[1] ?? fromAddress;
-  return `"${name.replace(/["\\\r\n]/g, ' ')}" <${address}>`;
+  const parsed = parseMailbox(fromAddress);
+  const address = 'address' in parsed ? parsed.address : fromAddress;
+  return { name: name.replace(/[\r\n]+/g, ' '), address };
 }
 
 /** One pass: claims up to `batch` due mails and sends them one after another. Answers how many were sent. */
@@ -66,7 +73,7 @@ export async function sendQueuedMail(deps: MailSendDeps, batch = 10): Promise<nu
 function messageOf(mail: MailRecord, fromAddress: string) {
   return {
     to: mail.to,
-    from: fromHeader(fromAddress, mail.fromName),
+    from: fromMailbox(fromAddress, mail.fromName),
     subject: mail.subject,
     text: mail.text,
     ...(mail.html !== undefined && { html: mail.html }),
