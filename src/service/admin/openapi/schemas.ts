@@ -97,19 +97,36 @@ const AbandonedConversionDetails = object(
   'The details of an `abandonedConversion` event.',
 );
 
+const EmailChangedDetails = object(
+  {
+    from: str('The address before the change (lower-cased).'),
+    to: str('The address confirmed and now in use (lower-cased).'),
+  },
+  ['from', 'to'],
+  'The details of an `emailChanged` event: a member\'s new address took effect once it was confirmed.',
+);
+
 const MemberEvent = {
   ...object(
     {
       id: id(),
       memberId: id(),
       eventType: oneOfValues(MEMBER_EVENT_TYPES),
-      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails.' },
+      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails and EmailChangedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
       createdAt: dateTime(),
     },
     ['id', 'memberId', 'eventType', 'details', 'createdAt'],
   ),
-  if: { properties: { eventType: { const: 'abandonedConversion' } }, required: ['eventType'] },
-  then: { properties: { details: schemaRef('AbandonedConversionDetails') } },
+  allOf: [
+    {
+      if: { properties: { eventType: { const: 'abandonedConversion' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('AbandonedConversionDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'emailChanged' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('EmailChangedDetails') } },
+    },
+  ],
 };
 
 const ContentView = object(
@@ -145,6 +162,7 @@ export const schemas: Record<string, Schema> = {
   Member,
   MemberEvent,
   AbandonedConversionDetails,
+  EmailChangedDetails,
   ContentView,
   ErrorBody,
   ApiError,
