@@ -24,7 +24,7 @@ const WIDTHS = [
 ];
 
 browserTest('the index links every example page', () => {
-  expect(PAGES).toEqual(['index.html', 'events.html', 'gated.html', 'member-info.html', 'screens.html', 'metadata.html', 'spa.html', 'subdomains.html', 'welcome.html', 'library.html']);
+  expect(PAGES).toEqual(['index.html', 'events.html', 'gated.html', 'member-info.html', 'screens.html', 'metadata.html', 'spa.html', 'subdomains.html', 'welcome.html', 'mail.html', 'library.html']);
 });
 
 for (const { name, width } of WIDTHS) {
