@@ -18,27 +18,17 @@
  * content: an article and a video in a space opened by Monthly, and an item in a space opened only
  * by Community and Lifetime, for which the member is offered those plans. Last, a member with a
  * long e-mail address on the account screen at 320 px.
- * As plan-signup.test.ts does, this file starts its own service (`startService` with a `setup`
- * that writes the plans, fields, settings and content through the store).
+ * The site, its service and its member are support/screens-site.ts's, which the screens
+ * gallery shares.
  */
 import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { SignupFieldValue } from '../../src/contract/member';
-import { systemClock } from '../../src/service/domain/clock';
-import { defineContentSpace } from '../../src/service/domain/content';
-import { definePlan } from '../../src/service/domain/plans';
-import { demoSiteFile } from '../../src/service/seed/demo-site-file';
-import type { SignupFieldRecord } from '../../src/service/store/records';
-import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
-import { createMember, type TestMember } from './support/members';
-import { startPageServer, type PageServer } from './support/page-server';
-import { startService, SUBDOMAIN, type RunningService, type ServiceOptions } from './support/service';
+import { launchChromium, skipBrowserTests } from './support/chromium';
+import { createMember } from './support/members';
+import { ARTICLE, MEDIA_URL, requiredAnswers, startScreensSite, VIDEO, type ScreensSite } from './support/screens-site';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
-
-/** Where the content's video is; the player's requests are answered 204 by the test. */
-const MEDIA_URL = `http://media.${SITE_DOMAIN}`;
 
 const PHONE = { width: 320, height: 640 };
 
@@ -52,10 +42,6 @@ interface ScreenCase {
   /** The button that does what the screen is for. */
   primary: string;
 }
-
-/** The content's names; the dialogs showing an item are titled with them. */
-const ARTICLE = 'Getting started';
-const VIDEO = 'Welcome video';
 
 const SCREENS: ScreenCase[] = [
   { screen: 'login', path: '/member/sign_in', loggedIn: false, dialog: 'Log in', primary: 'Log in' },
@@ -80,75 +66,10 @@ const SCREENS: ScreenCase[] = [
 ];
 
 let browser: Browser | undefined;
-let pages: PageServer | undefined;
-let service: RunningService | undefined;
-/** The placeholders of the screens' paths. */
-const ids = { lifetime: '', article: '', video: '', closed: '' };
-let fields: SignupFieldRecord[] = [];
-let member: TestMember | undefined;
+/** The site (support/screens-site.ts: every screen has something to show) and its member. */
+let site: ScreensSite | undefined;
 /** Logged out and logged in (the same member), at the default size and on a phone. */
 const contexts: Record<'out' | 'in' | 'outPhone' | 'inPhone', BrowserContext | undefined> = { out: undefined, in: undefined, outPhone: undefined, inPhone: undefined };
-
-/**
- * The plans, the demo site's custom sign-up fields, a member menu, and content: a space opened by
- * Monthly (the member's) with an article and a video, and one opened only by Community and
- * Lifetime (not the member's).
- */
-const setup: ServiceOptions['setup'] = async (store, site) => {
-  const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
-  const monthly = await define({
-    name: 'Monthly',
-    type: 'subscription',
-    description: '<p>Every issue, <strong>every month</strong>.</p>',
-    billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } },
-  });
-  const lifetime = await define({
-    name: 'Lifetime',
-    type: 'oneTimePayment',
-    description: '<p>Pay once, keep <em>everything</em>: the archive, the courses and the <a href="https://shop.example/faq">community</a>.</p>',
-    expiration: { mode: 'none' },
-    billing: { price: 199, currency: 'usd', taxPercentage: 20, taxDescription: '<p>VAT at 20%</p>' },
-  });
-  ids.lifetime = lifetime.publicId;
-  const community = await define({ name: 'Community', type: 'free', expiration: { mode: 'none' } });
-  await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
-  // The CLI has no command for sign-up fields: the demo site's, through the store.
-  await store.createSignupFields(demoSiteFile().signupFields.map((field, position) => ({ ...field, siteId: site.id, position })));
-  fields = await store.listSignupFields(site.id);
-  await store.updateSite(site.id, { memberMenu: true });
-  [ids.article, ids.video] = (
-    await defineContentSpace(store, site.id, {
-      name: 'Library',
-      planIds: [monthly.id],
-      items: [
-        {
-          name: ARTICLE,
-          type: 'article',
-          body:
-            '<h3>Before the first issue</h3><p>Read the <a href="https://shop.example/guide">reading guide</a>, then <strong>say hello</strong> in the forum.</p>' +
-            '<ul><li>New issues on the first of the month</li><li>The archive goes back to 2019</li></ul><blockquote>Questions? Write to us.</blockquote>',
-        },
-        { name: VIDEO, type: 'video', url: `${MEDIA_URL}/welcome.mp4` },
-      ],
-    })
-  ).map(String) as [string, string];
-  [ids.closed] = (
-    await defineContentSpace(store, site.id, {
-      name: 'Community corner',
-      planIds: [community.id, lifetime.id],
-      items: [{ name: 'Community call', type: 'article', body: '<p>The monthly call with the whole community.</p>' }],
-    })
-  ).map(String) as [string];
-};
-
-/** Answers for the required custom fields, so the member can sign up. */
-function requiredAnswers(): Record<string, SignupFieldValue> {
-  const answers: Record<string, SignupFieldValue> = {};
-  for (const field of fields.filter((f) => f.required)) {
-    answers[field.id] = field.type === 'checkbox' ? true : field.type === 'multiple-select' ? [field.options![0]!.value] : (field.options?.[0]?.value ?? 'Acme');
-  }
-  return answers;
-}
 
 /** A context whose pages record widget events; the video player's requests are answered 204. */
 async function newContext(options: { viewport?: typeof PHONE; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {}): Promise<BrowserContext> {
@@ -161,53 +82,31 @@ async function newContext(options: { viewport?: typeof PHONE; storageState?: Awa
 if (!skipBrowserTests) {
   beforeAll(async () => {
     browser = await launchChromium();
-    service = await startService({ tempPrefix: 'svc-a11y-', setup });
-    pages = await startPageServer(`${service.url}/scripts/widgets.js`);
-    const origin = pages.url(HOST_A).replace(/\/$/, '');
     // A short e-mail: a long one would scroll inside its field on a phone, which is no fault.
-    member = await createMember(service.url, origin, { email: 'ada@a11y.example', firstName: 'Ada', lastName: 'Lovelace', customFields: requiredAnswers() });
-    // Three invoices: Monthly paid, a declined charge at Workshop (0341: saved, then declined when
-    // charged; 0002 would be refused as it is saved, with no invoice), then Workshop paid.
-    const buy = async (plan: string, cardNumber: string, status: number) => {
-      const response = await fetch(`${service!.url}/member/v1/sites/${SUBDOMAIN}/memberships`, {
-        method: 'POST',
-        headers: { origin, authorization: `Bearer ${member!.session.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ planPublicId: await planIdOf(plan, origin), cardNumber, cardExpiry: '12/34', cardCvc: '123' }),
-      });
-      if (response.status !== status) throw new Error(`${plan} with ${cardNumber} answered ${response.status}: ${await response.text()}`);
-    };
-    await buy('Monthly', '4242 4242 4242 4242', 201);
-    await buy('Workshop', '4000 0000 0000 0341', 402);
-    await buy('Workshop', '4242 4242 4242 4242', 201);
+    site = await startScreensSite({ tempPrefix: 'svc-a11y-', email: 'ada@a11y.example' });
 
     contexts.out = await newContext();
     contexts.outPhone = await newContext({ viewport: PHONE });
     contexts.in = await newContext();
     const page = new WidgetPage(await contexts.in.newPage());
-    await page.page.goto(pages.url(HOST_A));
+    await page.page.goto(site.pages.url(HOST_A));
     await page.waitForEvent('Service.ready');
-    await page.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
+    await page.page.evaluate(({ email, password }) => window.Service.login({ email, password }), site.member);
     await page.page.close();
     // The same login (cookie and stored member) on the phone.
     contexts.inPhone = await newContext({ viewport: PHONE, storageState: await contexts.in.storageState() });
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
-    await pages?.close();
-    await service?.stop();
+    await site?.stop();
   });
-}
-
-async function planIdOf(name: string, origin: string): Promise<string> {
-  const response = await fetch(`${service!.url}/member/v1/sites/${SUBDOMAIN}/plans`, { headers: { origin } });
-  const plans = (await response.json()) as { name: string; publicId: string }[];
-  return plans.find((plan) => plan.name === name)!.publicId;
 }
 
 /** Opens the screen in a new page of `context` and waits until its dialog has its name (drawn). */
 async function openScreen(context: BrowserContext, screen: ScreenCase): Promise<WidgetPage> {
   const page = new WidgetPage(await context.newPage());
-  await page.page.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent(screen.path.replace(/\{(\w+)\}/g, (_, key: keyof typeof ids) => ids[key]))}`);
+  const { ids, pages } = site!;
+  await page.page.goto(`${pages.url(HOST_A)}?svcopen=${encodeURIComponent(screen.path.replace(/\{(\w+)\}/g, (_, key: keyof typeof ids) => ids[key]))}`);
   await page.waitForEvent('Service.ready');
   try {
     await page.page.getByRole('dialog', { name: screen.dialog, exact: true }).waitFor({ state: 'visible', timeout: 5_000 });
@@ -223,8 +122,8 @@ const contextFor = (screen: ScreenCase, phone: boolean) => contexts[`${screen.lo
 /** What each screen must show for the checks to mean something (a table with a row, the custom fields…). */
 async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
   const dialog = page.getByRole('dialog', { name: screen.dialog, exact: true });
-  if (screen.path === '/member/sign_up') expect(await dialog.locator('[name^="customFields."]').count()).toBe(fields.length);
-  if (screen.path === '/member/account/edit') expect(await dialog.locator('[name^="customFields."]').count()).toBe(fields.length);
+  if (screen.path === '/member/sign_up') expect(await dialog.locator('[name^="customFields."]').count()).toBe(site!.fields.length);
+  if (screen.path === '/member/account/edit') expect(await dialog.locator('[name^="customFields."]').count()).toBe(site!.fields.length);
   if (screen.path === '/member/invoices') expect(await dialog.locator('tbody tr').count()).toBe(3);
   if (screen.path === '/member/plans/all') expect((await dialog.locator('h3').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Monthly', 'Workshop']);
   if (screen.path === '/member/payment_method/update') expect(await dialog.getByRole('status').textContent()).toMatch(/4242/);
@@ -346,14 +245,14 @@ for (const screen of SCREENS) {
 
 browserTest('at 320 px a long e-mail address wraps on the account screen instead of widening the dialog', async () => {
   // 45 characters and no hyphen: no place where the browser would break it by itself.
-  const long = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), {
+  const long = await createMember(site!.service.url, site!.origin, {
     email: 'augusta.ada.lovelace@analyticalengine.example',
-    customFields: requiredAnswers(),
+    customFields: requiredAnswers(site!.fields),
   });
   const context = await newContext({ viewport: PHONE });
   try {
     const start = new WidgetPage(await context.newPage());
-    await start.page.goto(pages!.url(HOST_A));
+    await start.page.goto(site!.pages.url(HOST_A));
     await start.waitForEvent('Service.ready');
     await start.page.evaluate(({ email, password }) => window.Service.login({ email, password }), long);
     await start.page.close();

@@ -1,6 +1,6 @@
 /**
- * A site with something on every modal screen, as accessibility.test.ts sets one up (that file
- * keeps its own copy): plans Monthly (subscription), Lifetime (one-time, tax and rich text),
+ * A site with something on every modal screen, for accessibility.test.ts and the screens
+ * gallery: plans Monthly (subscription), Lifetime (one-time, tax and rich text),
  * Community (free) and Workshop (one-time), the demo site's custom sign-up fields, a member menu,
  * a content space opened by Monthly (an article and a video) and one opened only by Community and
  * Lifetime. On top of that, an optional site theme (issue 14), written through the store.
