@@ -21,9 +21,9 @@
  * The site, its service and its member are support/screens-site.ts's, which the screens
  * gallery shares.
  */
-import axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { axeViolations, readable } from './support/axe';
 import { launchChromium, skipBrowserTests } from './support/chromium';
 import { createMember } from './support/members';
 import { ARTICLE, MEDIA_URL, requiredAnswers, startScreensSite, VIDEO, type ScreensSite } from './support/screens-site';
@@ -148,40 +148,6 @@ async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
     expect(await dialog.locator('video[controls]').getAttribute('src')).toBe(`${MEDIA_URL}/welcome.mp4`);
   }
 }
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: string; html: string; summary: string }[];
-}
-
-/** axe-core on the open modal: its host and, through it, the open shadow root. */
-async function axeViolations(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ content: axe.source });
-  return page.evaluate(async () => {
-    const run = (window as unknown as { axe: typeof axe }).axe;
-    const host = document.querySelector('[data-svc-modal]')!;
-    const results = await run.run(host, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      helpUrl: v.helpUrl,
-      nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), html: n.html, summary: n.failureSummary ?? '' })),
-    }));
-  });
-}
-
-const readable = (violations: Violation[]) =>
-  violations
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n  ${v.helpUrl}\n` +
-        v.nodes.map((n) => `  - ${n.target}\n    ${n.html}\n    ${n.summary.replaceAll('\n', '\n    ')}`).join('\n'),
-    )
-    .join('\n');
 
 for (const screen of SCREENS) {
   browserTest(`axe finds no violation on the ${screen.screen} screen (svcopen=${screen.path})`, async () => {

@@ -27,7 +27,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import axe from 'axe-core';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { Locator, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
@@ -40,6 +39,7 @@ import { sendQueuedMail, type MailSendDeps } from '../../src/service/mail/send-q
 import type { MailRecord } from '../../src/service/store/records';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 import type { Store } from '../../src/service/store/store';
+import { axeViolations, readable } from './support/axe';
 import { skipBrowserTests } from './support/chromium';
 import { createMember, uniqueEmail } from './support/members';
 import { browserTest, HOST_A, useBrowserSuite } from './support/suite';
@@ -298,32 +298,11 @@ async function submitCode(dialog: Locator, code: string, button: string): Promis
 }
 
 // ---------------------------------------------------------------------------------------------
-// axe, as accessibility.test.ts runs it: on the open modal, through its open shadow root.
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string; html: string; summary: string }[];
-}
+// axe on the open modal (support/axe.ts, as accessibility.test.ts runs it).
 
 async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axe.source });
-  const violations: Violation[] = await page.evaluate(async () => {
-    const run = (window as unknown as { axe: typeof axe }).axe;
-    const host = document.querySelector('[data-svc-modal]')!;
-    const results = await run.run(host, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), html: n.html, summary: n.failureSummary ?? '' })),
-    }));
-  });
-  const readable = violations
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n` + v.nodes.map((n) => `  - ${n.target}\n    ${n.html}\n    ${n.summary.replaceAll('\n', '\n    ')}`).join('\n'))
-    .join('\n');
-  expect(violations, `axe on ${screen}:\n${readable}`).toEqual([]);
+  const violations = await axeViolations(page);
+  expect(violations, `axe on ${screen}:\n${readable(violations)}`).toEqual([]);
 }
 
 // ---------------------------------------------------------------------------------------------

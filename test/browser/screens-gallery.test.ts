@@ -36,6 +36,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ensureBuild } from '../../scripts/lib/ensure-build';
 import { repoRoot } from '../../scripts/lib/paths';
 import type { SiteTheme } from '../../src/contract/member';
+import { readable, type Violation } from './support/axe';
 import { launchChromium, skipBrowserTests } from './support/chromium';
 import { ARTICLE, MEDIA_URL, startScreensSite, VIDEO, type ScreensSite, type ScreensSiteIds } from './support/screens-site';
 import { browserTest, HOST_A } from './support/suite';
@@ -325,14 +326,6 @@ async function openScreen({ page, network }: Prepared, c: Case): Promise<WidgetP
   return page;
 }
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: string; html: string; summary: string }[];
-}
-
 /**
  * axe-core on the open modal: its host and, through it, the open shadow root, as
  * accessibility.test.ts runs it. axe judges the colours of text it can see only: text scrolled out
@@ -416,15 +409,6 @@ async function axeResults(page: Page): Promise<{ violations: Violation[]; incomp
     };
   });
 }
-
-const readable = (violations: Violation[]) =>
-  violations
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help}\n  ${v.helpUrl}\n` +
-        v.nodes.map((n) => `  - ${n.target}\n    ${n.html}\n    ${n.summary.replaceAll('\n', '\n    ')}`).join('\n'),
-    )
-    .join('\n');
 
 /** Every violation found, by look, scheme and screen, for whoever fixes the styles; then what axe could not decide. */
 function writeReport(): void {
