@@ -38,6 +38,8 @@ export interface MemoryAccounts {
   createSession(session: NewSession): SessionRecord;
   revokeMemberSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): number;
   sessionExists(tokenHash: string): boolean;
+  /** Whether a member of the site other than `exceptId` has the e-mail: the unique rule createMembers and updateMember keep. */
+  emailTaken(siteId: number, email: string, exceptId?: number): boolean;
 }
 
 export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens }: AccountTables): MemoryAccounts {
@@ -235,5 +237,12 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       return true;
     },
   };
-  return { methods, createMembers, updateMember, createSession, revokeMemberSessions, sessionExists: (hash) => sessionByHash.has(hash) };
+  return {
+    methods, createMembers, updateMember, createSession, revokeMemberSessions,
+    sessionExists: (hash) => sessionByHash.has(hash),
+    emailTaken: (siteId, email, exceptId) => {
+      const owner = memberByEmail.get(emailKey(siteId, email));
+      return owner !== undefined && owner !== exceptId;
+    },
+  };
 }

@@ -21,13 +21,13 @@ export interface TokenTables {
   revokeSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): void;
   /** Whether a session has this token hash (checked before any write: createSession would throw after others). */
   sessionExists(tokenHash: string): boolean;
+  /** The accounts' unique e-mail rule: another member of the site (not `exceptId`) has it. */
+  emailTaken(siteId: number, email: string, exceptId?: number): boolean;
   addEvents(events: readonly NewMemberEvent[]): void;
 }
 
 export function memoryMemberTokens(t: TokenTables): TokenMethods {
   const { tokens, members, outbox } = t;
-  const emailTaken = (siteId: number, email: string, memberId?: number) =>
-    members.rows.some((m) => m.siteId === siteId && m.email === email && m.id !== memberId);
   const requireNewSession = (session: { tokenHash: string } | undefined) => {
     if (session && t.sessionExists(session.tokenHash)) throw new ConflictError('tokenHash', 'a session with that token exists');
   };
@@ -35,7 +35,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
   return {
     async signUpMember({ member, events, token, mails, session }) {
       t.requireSite(member.siteId);
-      if (emailTaken(member.siteId, member.email)) throw new ConflictError('email', `a member with e-mail ${member.email} exists`);
+      if (t.emailTaken(member.siteId, member.email)) throw new ConflictError('email', `a member with e-mail ${member.email} exists`);
       if (token && tokens.rows.some((x) => x.tokenHash === token.tokenHash)) throw new ConflictError('tokenHash', 'a token with that hash exists');
       if (mails) for (const mail of mails) t.requireSite(mail.siteId);
       requireNewSession(session);
@@ -93,7 +93,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       const { siteId, memberId } = token;
       if (!members.byId.has(memberId)) return { redeemed: false, reason: 'missing' };
       const email = effects.member?.email;
-      if (email !== undefined && emailTaken(siteId, email, memberId)) throw new ConflictError('email', `a member with e-mail ${email} exists`);
+      if (email !== undefined && t.emailTaken(siteId, email, memberId)) throw new ConflictError('email', `a member with e-mail ${email} exists`);
       if (effects.mails) for (const mail of effects.mails) t.requireSite(mail.siteId);
       requireNewSession(effects.session);
 

@@ -153,6 +153,7 @@ export function createMemoryStore(): Store {
       createSession: accounts.createSession,
       revokeSessions: accounts.revokeMemberSessions,
       sessionExists: accounts.sessionExists,
+      emailTaken: accounts.emailTaken,
     }),
 
     async listMembers(siteId, f, page) {

@@ -13,6 +13,7 @@ import type { SqliteConnection } from './sqlite-connection';
 import {
   type RawRow,
   type Row,
+  INSERT_EVENT,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
   SIGNUP_FIELD_COLUMNS,
@@ -23,7 +24,7 @@ import {
   sessionFrom,
   signupFieldFrom,
 } from './sqlite-rows';
-import type { MemberLogin, MemberPatch, NewMember, SignupValueRecord } from './records';
+import type { MemberLogin, MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord, SignupValueRecord } from './records';
 import type { AccountMethods } from './store';
 
 /** Expired sessions deleted per statement (deleteExpiredSessions). */
@@ -31,7 +32,7 @@ const SWEEP_BATCH = 5000;
 /** A field given twice keeps its last value (as in the memory store). */
 const UPSERT_VALUE = `INSERT INTO signup_values (site_id, member_id, field_id, value) VALUES (?, ?, ?, ?)
   ON CONFLICT (member_id, field_id) DO UPDATE SET value = excluded.value`;
-export const INSERT_SESSION = `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
+const INSERT_SESSION = `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
   VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** createMembers' work: the batch in one transaction (or the caller's), ids in input order. */
@@ -61,6 +62,33 @@ export function sqliteMemberWriter({ sql, insertAll, noSite, noRow }: SqliteConn
         return result;
       },
       (m) => noSite(m.siteId) ?? missingField(m),
+    );
+}
+
+/** createSession's work, in the caller's transaction when there is one: the new session, or the store error. */
+export function sqliteSessionWriter({ sql, first, noSite, noRow }: SqliteConnection): (session: NewSession) => SessionRecord {
+  const insert = sql(INSERT_SESSION);
+  return (s) => {
+    let id: number;
+    try {
+      id = Number(insert.run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid);
+    } catch (error) {
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('tokenHash', 'a session with that token exists');
+      if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw noSite(s.siteId) ?? noRow('members', 'memberId', s.siteId, s.memberId) ?? error;
+      throw error;
+    }
+    return sessionFrom(first('SELECT * FROM sessions WHERE id = ?', id)!);
+  };
+}
+
+/** createMemberEvents' work: the batch in one transaction (or the caller's), ids in input order. */
+export function sqliteEventWriter({ sql, insertAll, noRow }: SqliteConnection): (events: readonly NewMemberEvent[]) => number[] {
+  const insert = sql(INSERT_EVENT);
+  return (events) =>
+    insertAll(
+      events,
+      (e) => insert.run(e.siteId, e.memberId, e.eventType, JSON.stringify(e.details), e.createdAt),
+      (e) => noRow('members', 'memberId', e.siteId, e.memberId),
     );
 }
 
@@ -108,9 +136,9 @@ export function sqliteMemberPatcher({ db, sql, first, noRow }: SqliteConnection)
 }
 
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
-  const { db, sql, first, rawSql, firstRaw, insertAll, noSite, noRow } = conn;
+  const { db, sql, first, rawSql, firstRaw, insertAll, noSite } = conn;
 
-  const insertSession = sql(INSERT_SESSION);
+  const writeSession = sqliteSessionWriter(conn);
   const sweepSessions = db.prepare(
     'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)',
   );
@@ -192,23 +220,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     getMemberMetadata: async (siteId, memberId) => readMetadata(siteId, memberId),
     updateMemberMetadata: async (siteId, memberId, update) => updateMetadata.immediate(siteId, memberId, update),
 
-    async createSession(s) {
-      let id: number;
-      try {
-        id = Number(
-          insertSession.run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid,
-        );
-      } catch (error) {
-        if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) {
-          throw new ConflictError('tokenHash', 'a session with that token exists');
-        }
-        if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) {
-          throw noSite(s.siteId) ?? noRow('members', 'memberId', s.siteId, s.memberId) ?? error;
-        }
-        throw error;
-      }
-      return sessionFrom(first('SELECT * FROM sessions WHERE id = ?', id)!);
-    },
+    createSession: async (s) => writeSession(s),
     async findSessionByHash(tokenHash) {
       const row = first('SELECT * FROM sessions WHERE token_hash = ?', tokenHash);
       return row && sessionFrom(row);

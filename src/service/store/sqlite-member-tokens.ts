@@ -4,12 +4,11 @@
  * between a check and its write): a send limit is counted where the mail is queued, a code's
  * try is spent by one UPDATE, and a token is used once by the UPDATE that marks it.
  */
-import { INSERT_SESSION, sqliteMemberPatcher, sqliteMemberWriter } from './sqlite-accounts';
+import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessionWriter } from './sqlite-accounts';
 import type { SqliteConnection } from './sqlite-connection';
 import { sqliteMailWriter } from './sqlite-outbox';
-import { ConflictError } from './errors';
-import { INSERT_EVENT, MEMBER_COLUMNS, type Row, isConstraint, memberFrom, orNull, sessionFrom } from './sqlite-rows';
-import type { MemberTokenRecord, NewMemberEvent, NewMemberToken, NewSession, RedeemOutcome, SessionRecord } from './records';
+import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from './sqlite-rows';
+import type { MemberTokenRecord, NewMemberToken, RedeemOutcome } from './records';
 import type { TokenMethods } from './store';
 
 const TOKEN_COLUMNS = 'id, site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at, attempts, used_at';
@@ -42,20 +41,9 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
       `INSERT INTO member_tokens (site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(t.siteId, t.memberId, t.purpose, t.tokenHash, orNull(t.codeHash), orNull(t.newEmail), t.signUp ? 1 : 0, t.createdAt, t.expiresAt);
-  const insertSession = (s: NewSession): SessionRecord => {
-    let id: number;
-    try {
-      id = Number(sql(INSERT_SESSION).run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid);
-    } catch (error) {
-      // As createSession says it (the transaction rolls back either way).
-      if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('tokenHash', 'a session with that token exists');
-      throw error;
-    }
-    return sessionFrom(first('SELECT * FROM sessions WHERE id = ?', id)!);
-  };
-  const insertEvents = (events: readonly NewMemberEvent[]) => {
-    for (const e of events) sql(INSERT_EVENT).run(e.siteId, e.memberId, e.eventType, JSON.stringify(e.details), e.createdAt);
-  };
+  // createSession's and createMemberEvents' writers, in this file's transactions.
+  const insertSession = sqliteSessionWriter(conn);
+  const insertEvents = sqliteEventWriter(conn);
 
   const signUp = db.transaction((signUp: Parameters<TokenMethods['signUpMember']>[0]) => {
     const [memberId] = writeMembers([signUp.member]) as [number];

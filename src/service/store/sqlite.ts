@@ -6,7 +6,7 @@
 import type { SiteMetrics } from '../../contract/admin';
 import type { PlanFilter } from './queries';
 import type { MembershipPatch } from './records';
-import { sqliteAccounts } from './sqlite-accounts';
+import { sqliteAccounts, sqliteEventWriter } from './sqlite-accounts';
 import { connect } from './sqlite-connection';
 import { sqliteMemberTokens } from './sqlite-member-tokens';
 import { sqliteOutbox } from './sqlite-outbox';
@@ -16,7 +16,6 @@ import {
   type Row,
   type Value,
   EVENT_COLUMNS,
-  INSERT_EVENT,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
   NODE_COLUMNS,
@@ -66,7 +65,7 @@ export function openSqliteStore(path: string): Store {
       siteId, id);
     return row && membershipFrom(row);
   });
-  const insertEvent = sql(INSERT_EVENT);
+  const writeEvents = sqliteEventWriter(conn);
   const insertView = db.prepare('INSERT INTO content_views (site_id, member_id, node_id, viewed_at) VALUES (?, ?, ?, ?)');
 
   const planWhere = (siteId: number, filter: PlanFilter) =>
@@ -196,12 +195,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteOutbox(conn),
     ...sqliteMemberTokens(conn),
 
-    createMemberEvents: async (events) =>
-      insertAll(
-        events,
-        (e) => insertEvent.run(e.siteId, e.memberId, e.eventType, JSON.stringify(e.details), e.createdAt),
-        (e) => noRow('members', 'memberId', e.siteId, e.memberId),
-      ),
+    createMemberEvents: async (events) => writeEvents(events),
     listMemberEvents: async (siteId, f, req) =>
       page(
         `SELECT ${EVENT_COLUMNS} FROM member_events`,
