@@ -7,12 +7,13 @@
  */
 import type { Hono } from 'hono';
 import { jsonResponse } from '../http/json';
+// The outbox's own reading of a mail's links (svc outbox prints the same); portable, unlike ../mail's transports.
+import { findLinks } from '../mail/links';
 import type { MailRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
 
 const SHOWN = 20;
-const LINK = /https?:\/\/[^\s<>"']+/g;
 
 export interface DemoMail {
   id: number;
@@ -39,7 +40,7 @@ export function demoMailboxRoute(app: Hono<{ Variables: { site: SiteRecord } }>,
     }
     const newest = mine.slice(-SHOWN).reverse();
     const body: DemoMail[] = newest.map((m) => ({
-      id: m.id, to: m.to, kind: m.kind, subject: m.subject, text: m.text, links: [...new Set(m.text.match(LINK) ?? [])],
+      id: m.id, to: m.to, kind: m.kind, subject: m.subject, text: m.text, links: findLinks(m.text),
       createdAt: new Date(m.createdAt).toISOString(), status: m.status,
     }));
     return jsonResponse(body, 200, { 'cache-control': 'no-store' });
