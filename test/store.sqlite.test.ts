@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { PlanChange } from '../src/service/store/site-definition';
 import { openSqliteStore } from '../src/service/store/sqlite';
-import { MIGRATIONS, migrate } from '../src/service/store/sqlite-migrations';
+import { MIGRATIONS, migrate } from '../src/service/store/sqlite/migrations';
 import { runStoreContract } from './store-contract';
 import { T0, addMembers, newPlan, newSite } from './store-contract/fixtures';
 

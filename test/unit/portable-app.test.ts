@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 
-const NODE_ONLY_PACKAGES = ['better-sqlite3', '@hono/node-server', 'tsx', 'sanitize-html'];
+const NODE_ONLY_PACKAGES = ['better-sqlite3', 'pg', '@hono/node-server', 'tsx', 'sanitize-html'];
 const NODE_ONLY_GLOBALS = /\b(process|Buffer|__dirname|require)\s*[.(]/;
 
 function importGraph(entries: string[]): { files: string[]; packages: Set<string> } {
@@ -31,7 +31,7 @@ function importGraph(entries: string[]): { files: string[]; packages: Set<string
 }
 
 test('the service app, the memory store and the browser mock server import nothing Node-only', () => {
-  const { files, packages } = importGraph(['src/service/app.ts', 'src/service/store/memory.ts', 'mock-server/browser.ts']);
+  const { files, packages } = importGraph(['src/service/app.ts', 'src/service/store/memory/index.ts', 'mock-server/browser.ts']);
   // The mock server's browser entry reaches the whole app, member API included.
   expect(files).toContain(resolve('src/service/member/app.ts'));
   expect(files.length).toBeGreaterThan(15);

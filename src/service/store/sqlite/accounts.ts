@@ -1,15 +1,15 @@
 /**
  * The SQLite store's member accounts: members with their passwords and custom sign-up field
- * values, the sites' sign-up fields, sessions and member metadata. ./sqlite builds the Store
+ * values, the sites' sign-up fields, sessions and member metadata. ./index builds the Store
  * with these methods on the same connection.
  *
  * Only creating members changes what the cached aggregates (site metrics, members per plan)
  * count, so only that write goes through the connection's change tracking; sessions and
  * metadata are written on every member request and leave the cache alone.
  */
-import type { MemberMetadata } from '../../contract/member';
-import { ConflictError } from './errors';
-import type { SqliteConnection } from './sqlite-connection';
+import type { MemberMetadata } from '../../../contract/member';
+import { ConflictError } from '../errors';
+import type { SqliteConnection } from './connection';
 import {
   type RawRow,
   type Row,
@@ -23,9 +23,9 @@ import {
   orNull,
   sessionFrom,
   signupFieldFrom,
-} from './sqlite-rows';
-import type { MemberLogin, MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord, SignupValueRecord } from './records';
-import type { AccountMethods } from './store';
+} from './rows';
+import type { MemberLogin, MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord, SignupValueRecord } from '../records';
+import type { AccountMethods } from '../store';
 
 /** Expired sessions deleted per statement (deleteExpiredSessions). */
 const SWEEP_BATCH = 5000;
@@ -94,7 +94,7 @@ export function sqliteEventWriter({ sql, insertAll, noRow }: SqliteConnection): 
 
 /**
  * updateMember's work as one transaction: every write of a patch, or none (a constraint error
- * rolls it back). False when the site has no such member. ./sqlite-member-tokens runs it inside
+ * rolls it back). False when the site has no such member. ./member-tokens runs it inside
  * its own transactions too (better-sqlite3 nests them as savepoints).
  */
 export function sqliteMemberPatcher({ db, sql, first, noRow }: SqliteConnection) {

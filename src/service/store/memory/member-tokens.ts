@@ -3,11 +3,11 @@
  * as the SQLite store's. One process, no awaits: each method checks everything first, then makes
  * every change in the same synchronous run, so nothing else sees half of it.
  */
-import { ConflictError, MissingReferenceError } from './errors';
-import { Table, copy } from './memory-table';
-import type { MemoryOutbox } from './memory-outbox';
-import type { MemberRecord, MemberTokenRecord, NewMemberEvent, NewMember, NewSession, SessionRecord } from './records';
-import type { AccountMethods, TokenMethods } from './store';
+import { ConflictError, MissingReferenceError } from '../errors';
+import { Table, copy } from './table';
+import type { MemoryOutbox } from './outbox';
+import type { MemberRecord, MemberTokenRecord, NewMemberEvent, NewMember, NewSession, SessionRecord } from '../records';
+import type { AccountMethods, TokenMethods } from '../store';
 
 export interface TokenTables {
   tokens: Table<MemberTokenRecord>;

@@ -1,17 +1,17 @@
 /**
- * The SQLite store (better-sqlite3). Schema and its versions: ./sqlite-migrations.
+ * The SQLite store (better-sqlite3). Schema and its versions: ./migrations.
  * Same-site references are checked by composite foreign keys; only when an insert fails does a
  * follow-up query find which field was wrong. Batches run in one transaction each.
  */
-import type { SiteMetrics } from '../../contract/admin';
-import type { PlanFilter } from './queries';
-import type { MembershipPatch } from './records';
-import { sqliteAccounts, sqliteEventWriter } from './sqlite-accounts';
-import { connect } from './sqlite-connection';
-import { sqliteMemberTokens } from './sqlite-member-tokens';
-import { sqliteOutbox } from './sqlite-outbox';
-import { sqlitePayments } from './sqlite-payments';
-import { sqliteSiteDefinition } from './sqlite-site-definition';
+import type { SiteMetrics } from '../../../contract/admin';
+import type { PlanFilter } from '../queries';
+import type { MembershipPatch } from '../records';
+import { sqliteAccounts, sqliteEventWriter } from './accounts';
+import { connect } from './connection';
+import { sqliteMemberTokens } from './member-tokens';
+import { sqliteOutbox } from './outbox';
+import { sqlitePayments } from './payments';
+import { sqliteSiteDefinition } from './site-definition';
 import {
   type Row,
   type Value,
@@ -31,8 +31,8 @@ import {
   planFrom,
   siteFrom,
   viewFrom,
-} from './sqlite-rows';
-import type { Store } from './store';
+} from './rows';
+import type { Store } from '../store';
 
 export function openSqliteStore(path: string): Store {
   const conn = connect(path);

@@ -1,12 +1,12 @@
 /**
- * The memory store's billing records: each member's saved card and the invoice ledger. ./memory
+ * The memory store's billing records: each member's saved card and the invoice ledger. ./index
  * builds the Store with these methods; the tables of members, plans and memberships are shared
  * with it. Every check runs before any change, so a rejected call changes nothing.
  */
-import { ConflictError, MissingReferenceError } from './errors';
-import { Table, copy } from './memory-table';
-import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewMail, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from './records';
-import type { BillingMethods } from './store';
+import { ConflictError, MissingReferenceError } from '../errors';
+import { Table, copy } from './table';
+import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewMail, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from '../records';
+import type { BillingMethods } from '../store';
 
 export interface BillingTables {
   members: Table<MemberRecord>;

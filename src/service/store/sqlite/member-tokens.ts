@@ -4,12 +4,12 @@
  * between a check and its write): a send limit is counted where the mail is queued, a code's
  * try is spent by one UPDATE, and a token is used once by the UPDATE that marks it.
  */
-import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessionWriter } from './sqlite-accounts';
-import type { SqliteConnection } from './sqlite-connection';
-import { sqliteMailWriter } from './sqlite-outbox';
-import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from './sqlite-rows';
-import type { MemberTokenRecord, NewMemberToken, RedeemOutcome } from './records';
-import type { TokenMethods } from './store';
+import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessionWriter } from './accounts';
+import type { SqliteConnection } from './connection';
+import { sqliteMailWriter } from './outbox';
+import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from './rows';
+import type { MemberTokenRecord, NewMemberToken, RedeemOutcome } from '../records';
+import type { TokenMethods } from '../store';
 
 const TOKEN_COLUMNS = 'id, site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at, attempts, used_at';
 

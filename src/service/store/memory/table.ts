@@ -1,6 +1,6 @@
 /** The memory store's table: rows in id order, so a keyset page starts with a binary search. */
-import { MissingReferenceError } from './errors';
-import type { Page, PageRequest } from './queries';
+import { MissingReferenceError } from '../errors';
+import type { Page, PageRequest } from '../queries';
 
 /** The row of `table` with that id when it is the site's; else MissingReferenceError naming `field`. */
 export function requireIn<T extends { siteId: number; id: number }>(table: Table<T>, siteId: number, id: number, field: string): T {

@@ -1,10 +1,10 @@
 /**
  * The memory store's side of the site file: a site's whole definition, and carrying out a change
- * set all or nothing (./site-definition). Every reference is resolved and every rule checked
+ * set all or nothing (../site-definition). Every reference is resolved and every rule checked
  * before the first row changes, so a failing change set leaves the tables as they were.
  */
-import { ConflictError, MissingReferenceError } from './errors';
-import { Table, copy, requireIn } from './memory-table';
+import { ConflictError, MissingReferenceError } from '../errors';
+import { Table, copy, requireIn } from './table';
 import type {
   ContentNodeRecord,
   ContentSpaceRecord,
@@ -13,9 +13,9 @@ import type {
   SignupFieldRecord,
   SitePatch,
   SiteRecord,
-} from './records';
-import { sameJson, type SiteChangeSet } from './site-definition';
-import type { Store } from './store';
+} from '../records';
+import { sameJson, type SiteChangeSet } from '../site-definition';
+import type { Store } from '../store';
 
 export interface SiteDefinitionTables {
   sites: Table<SiteRecord>;

@@ -1,11 +1,11 @@
 /**
  * The SQLite store's side of the site file: reading a site's whole definition, and carrying out
- * a change set in one transaction (./site-definition). ./sqlite builds the Store with these.
+ * a change set in one transaction (../site-definition). ./index builds the Store with these.
  */
-import { ConflictError, MissingReferenceError } from './errors';
-import type { NewPlan, NewSite, SitePatch } from './records';
-import { type SiteChangeSet, sameJson } from './site-definition';
-import type { SqliteConnection } from './sqlite-connection';
+import { ConflictError, MissingReferenceError } from '../errors';
+import type { NewPlan, NewSite, SitePatch } from '../records';
+import { type SiteChangeSet, sameJson } from '../site-definition';
+import type { SqliteConnection } from './connection';
 import {
   type RawRow,
   type Row,
@@ -19,8 +19,8 @@ import {
   planFrom,
   siteFrom,
   signupFieldFrom,
-} from './sqlite-rows';
-import type { Store } from './store';
+} from './rows';
+import type { Store } from '../store';
 
 type SiteDefinitionMethods = Pick<Store, 'getSiteDefinition' | 'applySiteChanges' | 'updateSite'>;
 

@@ -2,9 +2,9 @@
  * The memory store's mail outbox (issue 15): the same rules as the SQLite one, for tests and the
  * mock. One process only, so a claim is a plain loop; the lease is `nextAttemptAt` moved forward.
  */
-import { copy, Table } from './memory-table';
-import type { MailRecord, NewMail } from './records';
-import type { OutboxMethods } from './store';
+import { copy, Table } from './table';
+import type { MailRecord, NewMail } from '../records';
+import type { OutboxMethods } from '../store';
 
 export interface MemoryOutbox {
   methods: OutboxMethods;

@@ -1,5 +1,5 @@
 /**
- * Row mapping for the SQLite store (./sqlite): columns to records, with absent optionals left
+ * Row mapping for the SQLite store (./index): columns to records, with absent optionals left
  * out (never null), and the WHERE-clause builder of its list queries.
  */
 import type {
@@ -15,8 +15,8 @@ import type {
   SessionRecord,
   SignupFieldRecord,
   SiteRecord,
-} from './records';
-import type { Range } from './queries';
+} from '../records';
+import type { Range } from '../queries';
 
 export type Row = Record<string, unknown>;
 export type Value = string | number | null;

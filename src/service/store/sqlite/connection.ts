@@ -1,15 +1,15 @@
 /**
  * One SQLite connection as the store uses it: opened and migrated, statements prepared once,
  * keyset pages, all-or-nothing batches that report broken rules as store errors, and
- * aggregates kept until the data changes. ./sqlite builds the Store on top of it.
+ * aggregates kept until the data changes. ./index builds the Store on top of it.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ConflictError, MissingReferenceError } from './errors';
-import type { Page, PageRequest } from './queries';
-import { migrate } from './sqlite-migrations';
-import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint } from './sqlite-rows';
+import { ConflictError, MissingReferenceError } from '../errors';
+import type { Page, PageRequest } from '../queries';
+import { migrate } from './migrations';
+import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint } from './rows';
 
 export type SqliteConnection = ReturnType<typeof connect>;
 

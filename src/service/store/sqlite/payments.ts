@@ -1,14 +1,14 @@
 /**
- * The SQLite store's billing records: each member's saved card and the invoice ledger. ./sqlite
+ * The SQLite store's billing records: each member's saved card and the invoice ledger. ./index
  * builds the Store with these methods on the same connection. Same-site references are checked
  * by the schema's composite foreign keys (an invoice's membership by (site, member, membership));
  * only when an insert fails does a follow-up query name the wrong field. The one-row writes are
  * rare, so they go through insertAll although they leave the cached aggregates' counts alone; the
  * batches (the demo seed's hundreds of thousands of rows) use multi-row statements.
  */
-import { MissingReferenceError } from './errors';
-import type { SqliteConnection } from './sqlite-connection';
-import { sqliteMailWriter } from './sqlite-outbox';
+import { MissingReferenceError } from '../errors';
+import type { SqliteConnection } from './connection';
+import { sqliteMailWriter } from './outbox';
 import {
   type RawRow,
   type Value,
@@ -17,9 +17,9 @@ import {
   invoiceFrom,
   orNull,
   paymentMethodFrom,
-} from './sqlite-rows';
-import type { NewInvoice, NewPaymentMethod } from './records';
-import type { BillingMethods } from './store';
+} from './rows';
+import type { NewInvoice, NewPaymentMethod } from '../records';
+import type { BillingMethods } from '../store';
 
 const INSERT_METHOD =
   'INSERT INTO payment_methods (site_id, member_id, processor_id, brand, last4, exp_month, exp_year, created_at)';

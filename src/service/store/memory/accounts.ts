@@ -1,12 +1,12 @@
 /**
  * The memory store's member accounts: members with their passwords and custom sign-up field
- * values, the sites' sign-up fields, sessions and member metadata. ./memory builds the Store
+ * values, the sites' sign-up fields, sessions and member metadata. ./index builds the Store
  * with these methods; the tables of sites, members and memberships are shared with it.
  * Batches validate every row before inserting any, so a failing batch changes nothing.
  */
-import type { MemberMetadata } from '../../contract/member';
-import { ConflictError, MissingReferenceError } from './errors';
-import { Table, copy } from './memory-table';
+import type { MemberMetadata } from '../../../contract/member';
+import { ConflictError, MissingReferenceError } from '../errors';
+import { Table, copy } from './table';
 import type {
   MemberPatch,
   MemberRecord,
@@ -16,21 +16,21 @@ import type {
   SessionRecord,
   SignupFieldRecord,
   SignupValueRecord,
-} from './records';
-import type { AccountMethods } from './store';
+} from '../records';
+import type { AccountMethods } from '../store';
 
 export interface AccountTables {
   members: Table<MemberRecord>;
-  /** Shared with the site definition (./memory-site-definition), which archives and changes fields. */
+  /** Shared with the site definition (./site-definition), which archives and changes fields. */
   fields: Table<SignupFieldRecord>;
   memberships: Table<MembershipRecord>;
   /** The store's own check: throws MissingReferenceError for an unknown site. */
   requireSite(siteId: number): void;
-  /** Deletes the member's unused mailed tokens (./memory-member-tokens). */
+  /** Deletes the member's unused mailed tokens (./member-tokens). */
   dropUnusedTokens(memberId: number): void;
 }
 
-/** The accounts part: its Store methods, and the synchronous writes behind them that ./memory-member-tokens runs together. */
+/** The accounts part: its Store methods, and the synchronous writes behind them that ./member-tokens runs together. */
 export interface MemoryAccounts {
   methods: AccountMethods;
   createMembers(batch: readonly NewMember[]): number[];

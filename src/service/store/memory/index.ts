@@ -3,15 +3,15 @@
  * Rows live in arrays kept in id order, so keyset pages start with a binary search.
  * Batches validate every row before inserting any, so a failing batch changes nothing.
  */
-import type { SiteMetrics } from '../../contract/admin';
-import { ConflictError, MissingReferenceError } from './errors';
-import { memoryAccounts } from './memory-accounts';
-import { memoryMemberTokens } from './memory-member-tokens';
-import { memoryOutbox } from './memory-outbox';
-import { memoryPayments } from './memory-payments';
-import { memorySiteDefinition } from './memory-site-definition';
-import { Table, copy, requireIn } from './memory-table';
-import type { Page, Range } from './queries';
+import type { SiteMetrics } from '../../../contract/admin';
+import { ConflictError, MissingReferenceError } from '../errors';
+import { memoryAccounts } from './accounts';
+import { memoryMemberTokens } from './member-tokens';
+import { memoryOutbox } from './outbox';
+import { memoryPayments } from './payments';
+import { memorySiteDefinition } from './site-definition';
+import { Table, copy, requireIn } from './table';
+import type { Page, Range } from '../queries';
 import type {
   ApiKeyRecord,
   ContentViewRecord,
@@ -25,8 +25,8 @@ import type {
   PlanRecord,
   SignupFieldRecord,
   SiteRecord,
-} from './records';
-import type { Store } from './store';
+} from '../records';
+import type { Store } from '../store';
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {
   // A range with neither end is no filter at all: rows without the value still match.

@@ -3,11 +3,11 @@
  * writer at a time, so two processes never claim the same row; the lease is `next_attempt_at`
  * moved forward, so a sender that dies mid-send leaves the row due again when the lease ends.
  */
-import { MissingReferenceError } from './errors';
-import type { SqliteConnection } from './sqlite-connection';
-import { type RawRow, orNull, Where } from './sqlite-rows';
-import type { MailOutcome, MailRecord, MailStatus, NewMail } from './records';
-import type { OutboxMethods } from './store';
+import { MissingReferenceError } from '../errors';
+import type { SqliteConnection } from './connection';
+import { type RawRow, orNull, Where } from './rows';
+import type { MailOutcome, MailRecord, MailStatus, NewMail } from '../records';
+import type { OutboxMethods } from '../store';
 
 const MAIL_COLUMNS =
   'id, site_id, kind, recipient, subject, text_body, html_body, from_name, reply_to, created_at, status, attempts, next_attempt_at, sent_at, last_error, once_key';
