@@ -23,7 +23,7 @@ import {
   orNull,
   sessionFrom,
   signupFieldFrom,
-} from './rows';
+} from '../sql-rows';
 import type { MemberLogin, MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord, SignupValueRecord } from '../records';
 import type { AccountMethods } from '../store';
 

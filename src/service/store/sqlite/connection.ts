@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { ConflictError, MissingReferenceError } from '../errors';
 import type { Page, PageRequest } from '../queries';
 import { migrate } from './migrations';
-import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint } from './rows';
+import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint } from '../sql-rows';
 
 export type SqliteConnection = ReturnType<typeof connect>;
 

@@ -31,7 +31,7 @@ import {
   planFrom,
   siteFrom,
   viewFrom,
-} from './rows';
+} from '../sql-rows';
 import type { Store } from '../store';
 
 export function openSqliteStore(path: string): Store {

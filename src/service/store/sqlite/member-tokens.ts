@@ -7,7 +7,7 @@
 import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessionWriter } from './accounts';
 import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
-import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from './rows';
+import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from '../sql-rows';
 import type { MemberTokenRecord, NewMemberToken, RedeemOutcome } from '../records';
 import type { TokenMethods } from '../store';
 

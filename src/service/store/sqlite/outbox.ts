@@ -5,7 +5,7 @@
  */
 import { MissingReferenceError } from '../errors';
 import type { SqliteConnection } from './connection';
-import { type RawRow, orNull, Where } from './rows';
+import { type RawRow, orNull, Where } from '../sql-rows';
 import type { MailOutcome, MailRecord, MailStatus, NewMail } from '../records';
 import type { OutboxMethods } from '../store';
 

@@ -17,7 +17,7 @@ import {
   invoiceFrom,
   orNull,
   paymentMethodFrom,
-} from './rows';
+} from '../sql-rows';
 import type { NewInvoice, NewPaymentMethod } from '../records';
 import type { BillingMethods } from '../store';
 

@@ -19,7 +19,7 @@ import {
   planFrom,
   siteFrom,
   signupFieldFrom,
-} from './rows';
+} from '../sql-rows';
 import type { Store } from '../store';
 
 type SiteDefinitionMethods = Pick<Store, 'getSiteDefinition' | 'applySiteChanges' | 'updateSite'>;

@@ -1,6 +1,7 @@
 /**
- * Row mapping for the SQLite store (./index): columns to records, with absent optionals left
- * out (never null), and the WHERE-clause builder of its list queries.
+ * Row mapping shared by the SQL stores (./sqlite, ./postgres: one schema, the same columns and
+ * column types): columns to records, with absent optionals left out (never null), and the
+ * WHERE-clause builder of their list queries (`?` placeholders; PostgreSQL numbers them).
  */
 import type {
   ApiKeyRecord,
@@ -15,8 +16,8 @@ import type {
   SessionRecord,
   SignupFieldRecord,
   SiteRecord,
-} from '../records';
-import type { Range } from '../queries';
+} from './records';
+import type { Range } from './queries';
 
 export type Row = Record<string, unknown>;
 export type Value = string | number | null;
