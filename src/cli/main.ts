@@ -1,7 +1,6 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
 import { ValidationError } from '../service/domain/validation';
-import { ConflictError } from '../service/store/errors';
-import { SchemaVersionError } from '../service/store/sqlite/migrations';
+import { ConflictError, SchemaVersionError } from '../service/store/errors';
 import { billingCommand, BILLING_USAGE } from './commands/billing';
 import { keysCommand, KEYS_USAGE } from './commands/keys';
 import { outboxCommand, OUTBOX_USAGE } from './commands/outbox';

@@ -15,3 +15,8 @@ export class MissingReferenceError extends Error {
     super(message);
   }
 }
+
+/** The database was written by a newer build (a schema version this one does not know): nothing is touched. */
+export class SchemaVersionError extends Error {
+  override readonly name = 'SchemaVersionError';
+}

@@ -11,10 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-/** The database was written by a newer build: nothing is touched. */
-export class SchemaVersionError extends Error {
-  override readonly name = 'SchemaVersionError';
-}
+import { SchemaVersionError } from '../errors';
 
 export const MIGRATIONS: readonly string[] = [
   /* 1: initial schema */ `

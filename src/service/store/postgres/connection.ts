@@ -1,0 +1,206 @@
+/**
+ * The PostgreSQL store's connection (`pg`, pooled): migrated at open, SQL written as for SQLite
+ * (`?` placeholders, numbered here, and prepared once per pooled connection), keyset pages,
+ * transactions that behave like SQLite's, and broken rules reported as store errors.
+ * ./index builds the Store on top of it.
+ *
+ * Transactions run SERIALIZABLE and are retried on a serialization failure or deadlock: SQLite
+ * runs one writer at a time, and every read-check-write the store does inside a transaction
+ * (a send limit counted before a mail is queued, a revision compared before a site changes)
+ * relies on that. Under SERIALIZABLE, PostgreSQL gives the same outcome as some one-at-a-time
+ * order or fails the transaction, which is then run again from the start. So the work passed to
+ * `transaction` must do nothing outside the database (or nothing that matters twice).
+ */
+import pg from 'pg';
+import { ConflictError, MissingReferenceError } from '../errors';
+import type { Page, PageRequest } from '../queries';
+import type { RawRow, Row, Where } from '../sql-rows';
+import { migratePostgres } from './migrations';
+
+/** A value bound to a placeholder; arrays are for `= ANY(?)` and unnest. */
+export type Param = string | number | boolean | null | readonly (string | number | boolean | null)[];
+
+/** Queries on the pool (each statement on its own) or inside one transaction. */
+export interface Sql {
+  /** Rows as objects named by column. */
+  all(text: string, ...params: Param[]): Promise<Row[]>;
+  first(text: string, ...params: Param[]): Promise<Row | undefined>;
+  /** Rows as arrays, in the order of the select list (what ../sql-rows' list mappers read). */
+  raw(text: string, ...params: Param[]): Promise<RawRow[]>;
+  firstRaw(text: string, ...params: Param[]): Promise<RawRow | undefined>;
+  /** Runs a statement; answers how many rows it changed. */
+  run(text: string, ...params: Param[]): Promise<number>;
+}
+
+export interface PostgresConnection extends Sql {
+  readonly pool: pg.Pool;
+  /** Runs `work` in one SERIALIZABLE transaction, retried from the start when PostgreSQL asks to. */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /** A keyset page: fetches limit + 1 rows to learn whether more follow. */
+  page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: RawRow) => T): Promise<Page<T>>;
+  close(): Promise<void>;
+}
+
+/** A unique constraint or index (by its name in ./migrations) and the field a ConflictError names. */
+export const UNIQUE_CONSTRAINTS: Readonly<Record<string, string>> = {
+  sites_subdomain: 'subdomain',
+  plans_public_id: 'publicId',
+  members_site_email: 'email',
+  api_keys_hash: 'hash',
+  sessions_token_hash: 'tokenHash',
+  invoices_site_processor_invoice: 'processorInvoiceId',
+  plans_site_key: 'key',
+  signup_fields_site_key: 'key',
+  content_nodes_site_key: 'key',
+  member_tokens_token_hash: 'tokenHash',
+};
+
+/** SQLSTATEs of a transaction PostgreSQL asks to run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 20;
+/** Broken rules: unique, foreign key, not null, check. */
+const CONSTRAINT_CODES = new Set(['23505', '23503', '23502', '23514']);
+
+export const isConstraintViolation = (error: unknown): error is pg.DatabaseError =>
+  error instanceof pg.DatabaseError && CONSTRAINT_CODES.has(error.code ?? '');
+
+/** A unique violation as the store's ConflictError; undefined for any other error. */
+export function conflictFrom(error: unknown): ConflictError | undefined {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '23505') return undefined;
+  const field = UNIQUE_CONSTRAINTS[error.constraint ?? ''];
+  return field === undefined ? undefined : new ConflictError(field, `${field} is taken: ${error.detail ?? error.message}`);
+}
+
+/*
+ * bigint columns (ids, epoch milliseconds) and counts come back as numbers, as SQLite gives
+ * them: every value the store keeps is far below 2^53. `sum()` of a bigint is a numeric.
+ */
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** `?` placeholders numbered ($1, $2, …) and the unary `+` index hints SQLite reads (../sql-rows' Where) dropped. */
+function toPostgres(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`).replace(/(^|[\s(,])\+(?=[a-z_])/g, '$1');
+}
+
+export async function connectPostgres(url: string, { max = 10 }: { max?: number } = {}): Promise<PostgresConnection> {
+  const pool = new pg.Pool({ connectionString: url, max, types, application_name: 'svc' });
+  // An idle pooled connection that fails (the server restarted) is dropped, not a crash.
+  pool.on('error', () => undefined);
+  const client = await pool.connect().catch(async (error: unknown) => {
+    await pool.end();
+    throw error;
+  });
+  try {
+    await migratePostgres(client);
+  } catch (error) {
+    client.release();
+    await pool.end();
+    throw error;
+  }
+  client.release();
+
+  /** Statement texts as PostgreSQL reads them, each with the name it is prepared under. */
+  const statements = new Map<string, { text: string; name: string }>();
+  const statement = (text: string) => {
+    let found = statements.get(text);
+    if (!found) statements.set(text, (found = { text: toPostgres(text), name: `svc${statements.size}` }));
+    return found;
+  };
+  type Target = pg.Pool | pg.PoolClient;
+  const query = async (on: Target, text: string, params: Param[], rowMode?: 'array') => {
+    const { text: sql, name } = statement(text);
+    return on.query({ text: sql, name, values: params as unknown[], ...(rowMode && { rowMode }) });
+  };
+  const sqlOn = (on: Target): Sql => ({
+    all: async (text, ...params) => (await query(on, text, params)).rows as Row[],
+    first: async (text, ...params) => (await query(on, text, params)).rows[0] as Row | undefined,
+    raw: async (text, ...params) => (await query(on, text, params, 'array')).rows as RawRow[],
+    firstRaw: async (text, ...params) => (await query(on, text, params, 'array')).rows[0] as RawRow | undefined,
+    run: async (text, ...params) => (await query(on, text, params)).rowCount ?? 0,
+  });
+  const onPool = sqlOn(pool);
+
+  async function transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        const result = await work(sqlOn(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        if (!(error instanceof pg.DatabaseError && RETRYABLE.has(error.code ?? '')) || attempt >= MAX_ATTEMPTS) throw error;
+        // A short random wait, growing with the attempts, so the same transactions do not collide again at once.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+      } finally {
+        client.release(broken);
+      }
+    }
+  }
+
+  return {
+    pool,
+    ...onPool,
+    transaction,
+    async page(select, idColumn, where, req, map) {
+      where.add(`${idColumn} > ?`, req.afterId ?? 0);
+      const rows = await onPool.raw(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`, ...where.params, req.limit + 1);
+      const hasMore = rows.length > req.limit;
+      return { items: (hasMore ? rows.slice(0, req.limit) : rows).map(map), hasMore };
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Inserts every row in one transaction, answering the new ids in input order (`insert` answers
+ * a row's id). On a broken rule it rolls back and throws the store error: a ConflictError for a
+ * unique value, else what `missing` finds wrong with the failing row (queried only then, after
+ * the rollback, so it sees the data as it is).
+ */
+export async function insertAll<T>(
+  conn: PostgresConnection,
+  rows: readonly T[],
+  insert: (tx: Sql, row: T) => Promise<number>,
+  missing: (row: T) => Promise<MissingReferenceError | undefined>,
+): Promise<number[]> {
+  let current = 0;
+  try {
+    return await conn.transaction(async (tx) => {
+      const ids = new Array<number>(rows.length);
+      for (current = 0; current < rows.length; current++) ids[current] = await insert(tx, rows[current]!);
+      return ids;
+    });
+  } catch (error) {
+    const conflict = conflictFrom(error);
+    if (conflict) throw conflict;
+    if (isConstraintViolation(error) && current < rows.length) {
+      const reference = await missing(rows[current]!);
+      if (reference) throw reference;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Inserts many rows with one statement per UNNEST_ROWS: `head` (`INSERT INTO t (a, b)`) and
+ * the PostgreSQL type of each column (`bigint`, `text`, …), in the caller's transaction. Each
+ * column goes as one array parameter, so a batch is one round trip whatever its width.
+ */
+export const UNNEST_ROWS = 5000;
+export async function insertUnnest(tx: Sql, head: string, columnTypes: readonly string[], rows: ReadonlyArray<readonly Param[]>): Promise<void> {
+  const select = `${head} SELECT * FROM unnest(${columnTypes.map((type) => `?::${type}[]`).join(', ')})`;
+  for (let start = 0; start < rows.length; start += UNNEST_ROWS) {
+    const chunk = rows.slice(start, start + UNNEST_ROWS);
+    const columns = columnTypes.map((_, c) => chunk.map((row) => row[c]!) as Param);
+    await tx.run(select, ...columns);
+  }
+}
