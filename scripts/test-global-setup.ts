@@ -3,10 +3,44 @@
  * suite, when it is missing or stale. The type tests, the real-browser suite and every
  * `svc serve` a test starts read it; building here keeps them from each starting the same
  * build at once.
+ *
+ * It also gives the PostgreSQL suites their server (test/support/postgres.ts): the one
+ * SVC_TEST_POSTGRES_URL names, or else a throwaway cluster started here and stopped at the end.
  */
+import type { TestProject } from 'vitest/node';
 import { ensureBuild } from './lib/ensure-build';
 import { ALL_BUILD_PARTS } from './lib/paths';
+import { postgresBinDir, startTempCluster, type TempCluster } from './lib/postgres-cluster';
 
-export default async function setup(): Promise<void> {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The PostgreSQL server the suites use; '' when there is none (they skip, or fail under CI=true). */
+    postgresUrl: string;
+  }
+}
+
+let cluster: TempCluster | undefined;
+
+export default async function setup(project: TestProject): Promise<() => void> {
   if ((await ensureBuild(ALL_BUILD_PARTS)) === 'failed') console.warn('[test] the build failed: the suites that load dist/ will fail');
+  project.provide('postgresUrl', await postgresServer());
+  return () => cluster?.stop();
+}
+
+async function postgresServer(): Promise<string> {
+  const given = process.env.SVC_TEST_POSTGRES_URL;
+  if (given) return given;
+  const ci = process.env.CI === 'true';
+  if (!postgresBinDir()) {
+    // One line, once; under CI=true each PostgreSQL suite fails with the same words instead.
+    if (!ci) console.warn('[test] PostgreSQL suites skipped: no server here. Install Debian\'s postgresql (apt-get install postgresql) or set SVC_TEST_POSTGRES_URL=postgres://… to run them.');
+    return '';
+  }
+  try {
+    cluster = await startTempCluster({ database: 'svc_test' });
+    return cluster.url;
+  } catch (error) {
+    console.warn(`[test] PostgreSQL suites ${ci ? 'fail' : 'skipped'}: the throwaway server did not start: ${(error as Error).message}`);
+    return '';
+  }
 }
