@@ -9,6 +9,7 @@ import { contentAccessTests } from './store-contract/content-access';
 import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
 import { type Ctx, newSite } from './store-contract/fixtures';
+import { limitTests } from './store-contract/limits';
 import { memberTokenTests } from './store-contract/member-tokens';
 import { membershipTests } from './store-contract/memberships';
 import { memberTests } from './store-contract/members';
@@ -48,5 +49,6 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     paymentBatchTests(ctx);
     contentAccessTests(ctx);
     siteDefinitionTests(ctx);
+    limitTests(ctx);
   });
 }

@@ -135,7 +135,7 @@ export async function buildAdminFixture(store: Store, options: AdminFixtureOptio
 export function useAdminFixture(newStore: StoreFactory, options?: AdminFixtureOptions): () => AdminFixture {
   let fixture: AdminFixture | undefined;
   beforeAll(async () => {
-    fixture = await buildAdminFixture(newStore(), options);
+    fixture = await buildAdminFixture(await newStore(), options);
   });
   afterAll(async () => {
     await fixture?.store.close();

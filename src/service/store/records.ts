@@ -485,3 +485,29 @@ export interface SignUpRecord {
   mails?: NewMail[];
   session?: Omit<NewSession, 'siteId' | 'memberId'>;
 }
+
+/**
+ * A rate for `takeRateToken` (issue 16): `limit` requests per `windowMs`, bursts of up to
+ * `limit` (a generic cell rate algorithm). `SVC_ADMIN_RATE_LIMIT=120/60s` is `{ limit: 120, windowMs: 60_000 }`.
+ */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** A limit's answer: go ahead, or wait a whole number of seconds (at least 1) first. */
+export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * A throttle of slow checks that can fail (passwords, issue 16): at most `maxFailures` count
+ * against a key, failures within `windowMs` and checks under way alike; a check under way counts
+ * for `pendingMs` at most, so one whose process died frees its place then.
+ */
+export interface ThrottleRule {
+  maxFailures: number;
+  windowMs: number;
+  pendingMs: number;
+}
+
+/** How a throttled check ended: right, wrong, or neither (it threw, e.g. the hashing queue was full). */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'abandoned';

@@ -10,11 +10,13 @@ import type { SiteMetrics } from '../../contract/admin';
 import type { MemberMetadata } from '../../contract/member';
 import type {
   ApiKeyRecord,
+  AttemptOutcome,
   ContentItemRecord,
   ContentNodeRecord,
   ContentViewRecord,
   EpochMs,
   InvoiceRecord,
+  LimitDecision,
   MailOutcome,
   MailRecord,
   MailRequestRecord,
@@ -47,11 +49,13 @@ import type {
   NewSite,
   PaymentMethodRecord,
   PlanRecord,
+  RateRule,
   SessionRecord,
   SignupFieldRecord,
   SignupValueRecord,
   SitePatch,
   SiteRecord,
+  ThrottleRule,
 } from './records';
 import type {
   ContentViewFilter,
@@ -273,6 +277,47 @@ export interface Store {
   /** Oldest first; `status` narrows. */
   listMail(status: MailStatus | undefined, page: PageRequest): Promise<Page<MailRecord>>;
 
+  /**
+   * Limits shared by every process on the store (issue 16; decision 0025). Keys are namespaced
+   * strings (`admin-key:7`, `sign-in:3:ann@example.com`); each call is one atomic step, so
+   * concurrent callers in any number of processes get exactly the allowance between them.
+   *
+   * Takes one request's token from the key's cell (GCRA: the cell keeps its theoretical arrival
+   * time `tat`): allowed when `max(tat, now) + window / limit - now <= window`, which moves `tat`
+   * there; refused otherwise, with the whole seconds (at least 1) until it would be allowed, and
+   * a refused request uses up nothing.
+   */
+  takeRateToken(key: string, now: EpochMs, rate: RateRule): Promise<LimitDecision>;
+  /**
+   * Starts a throttled check for `key`, counted from now: allowed while the key's failures within
+   * `rule.windowMs` plus its checks under way (started within `rule.pendingMs` and not ended)
+   * are fewer than `rule.maxFailures`; the check is then under way. Refused otherwise: the
+   * seconds until the oldest of the counted failures leaves the window when failures alone fill
+   * the allowance, else 1 (checks under way end within seconds).
+   */
+  beginThrottledAttempt(key: string, now: EpochMs, rule: ThrottleRule): Promise<LimitDecision>;
+  /**
+   * Ends a check begun with beginThrottledAttempt: it is no longer under way; `succeeded`
+   * forgets the key's failures, `failed` adds one at `now` (the newest `rule.maxFailures` are
+   * kept), `abandoned` changes nothing else.
+   */
+  endThrottledAttempt(key: string, outcome: AttemptOutcome, now: EpochMs, rule: ThrottleRule): Promise<void>;
+  /** Forgets the key's failures (checks under way still count): e.g. after a password reset. */
+  clearThrottle(key: string): Promise<void>;
+  /**
+   * Takes the named lease for `holder` until `now + leaseMs`, or renews it when `holder` has it:
+   * true then. False while another holder has it and it has not expired (`expiresAt > now`).
+   */
+  tryLease(name: string, holder: string, now: EpochMs, leaseMs: number): Promise<boolean>;
+  /** Gives the lease up when `holder` has it (expired or not); false otherwise. */
+  releaseLease(name: string, holder: string): Promise<boolean>;
+  /**
+   * Deletes what no longer limits anything at `now`: rate cells whose allowance is full again,
+   * throttled keys with no failure in their window and no check under way, expired leases.
+   * Answers how many; the billing run calls it, so the tables hold live state only.
+   */
+  deleteExpiredLimits(now: EpochMs): Promise<number>;
+
   close(): Promise<void>;
 }
 
@@ -311,3 +356,12 @@ export type BillingMethods = Pick<
   Store,
   'savePaymentMethod' | 'savePaymentMethods' | 'getPaymentMethod' | 'createInvoice' | 'createInvoices' | 'listInvoicesOfMember'
 >;
+
+/** Limits shared by every process (rate cells, throttled checks): each implementation's limits file. */
+export type LimitMethods = Pick<
+  Store,
+  'takeRateToken' | 'beginThrottledAttempt' | 'endThrottledAttempt' | 'clearThrottle' | 'deleteExpiredLimits'
+>;
+
+/** Named leases (the billing run's lock, a renewal's claim): each implementation's leases file. */
+export type LeaseMethods = Pick<Store, 'tryLease' | 'releaseLease'>;

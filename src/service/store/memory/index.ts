@@ -6,6 +6,8 @@
 import type { SiteMetrics } from '../../../contract/admin';
 import { ConflictError, MissingReferenceError } from '../errors';
 import { memoryAccounts } from './accounts';
+import { memoryLeases } from './leases';
+import { memoryLimits } from './limits';
 import { memoryMemberTokens } from './member-tokens';
 import { memoryOutbox } from './outbox';
 import { memoryPayments } from './payments';
@@ -59,6 +61,8 @@ export function createMemoryStore(): Store {
   }
   const isLive = (node: ContentNodeRecord) => node.archivedAt === undefined && spaces.byId.get(node.spaceId)?.archivedAt === undefined;
   const outbox = memoryOutbox(requireSite);
+  const limits = memoryLimits();
+  const leases = memoryLeases();
   const accounts = memoryAccounts({
     members, fields, memberships, requireSite,
     dropUnusedTokens: (memberId) => void tokens.deleteWhere((t) => t.memberId === memberId && t.usedAt === undefined),
@@ -294,6 +298,11 @@ export function createMemoryStore(): Store {
       key.revokedAt = at;
       return true;
     },
+
+    // Rate cells, throttled checks and leases: state every process must share (issue 16).
+    ...limits.methods,
+    ...leases.methods,
+    deleteExpiredLimits: async (now) => limits.deleteExpired(now) + leases.deleteExpired(now),
 
     async close() {},
   };

@@ -36,6 +36,11 @@ export interface PostgresConnection extends Sql {
   readonly pool: pg.Pool;
   /** Runs `work` in one SERIALIZABLE transaction, retried from the start when PostgreSQL asks to. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one REPEATABLE READ, READ ONLY transaction: every read sees the database at
+   * the same moment. It writes nothing, so it never conflicts and is never retried.
+   */
+  snapshot<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
   /** A keyset page: fetches limit + 1 rows to learn whether more follow. */
   page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: RawRow) => T): Promise<Page<T>>;
   close(): Promise<void>;
@@ -70,6 +75,36 @@ export function conflictFrom(error: unknown): ConflictError | undefined {
   const field = UNIQUE_CONSTRAINTS[error.constraint ?? ''];
   return field === undefined ? undefined : new ConflictError(field, `${field} is taken: ${error.detail ?? error.message}`);
 }
+
+/**
+ * A foreign key (by its name in ./migrations) whose failure names one field whatever the row:
+ * the field a MissingReferenceError names. Keys that may fail on the site or on the row alike
+ * (`sessions_member`: an unknown site, or a member not in it) are left out: insertAll's `missing`
+ * asks the database which, after the rollback.
+ */
+export const REFERENCE_CONSTRAINTS: Readonly<Record<string, string>> = {
+  members_site_id_fkey: 'siteId',
+  signup_fields_site_id_fkey: 'siteId',
+  signup_values_field: 'fieldId',
+  member_events_member: 'memberId',
+  mail_outbox_site_id_fkey: 'siteId',
+  member_tokens_site_id_fkey: 'siteId',
+  member_tokens_member_id_fkey: 'memberId',
+};
+
+/** A foreign-key violation of REFERENCE_CONSTRAINTS as the store's MissingReferenceError; undefined for any other error. */
+export function referenceFrom(error: unknown): MissingReferenceError | undefined {
+  if (!(error instanceof pg.DatabaseError) || error.code !== '23503') return undefined;
+  const field = REFERENCE_CONSTRAINTS[error.constraint ?? ''];
+  return field === undefined ? undefined : new MissingReferenceError(field, `${field} does not exist: ${error.detail ?? error.message}`);
+}
+
+/**
+ * What a transaction that writes several kinds of rows throws (signing up, redeeming a token):
+ * the store's error when the broken rule's name tells it (conflictFrom, referenceFrom), else
+ * the error as it came.
+ */
+export const storeError = (error: unknown): unknown => conflictFrom(error) ?? referenceFrom(error) ?? error;
 
 /*
  * bigint columns (ids, epoch milliseconds) and counts come back as numbers, as SQLite gives
@@ -146,10 +181,27 @@ export async function connectPostgres(url: string, { max = 10 }: { max?: number 
     }
   }
 
+  async function snapshot<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const result = await work(sqlOn(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   return {
     pool,
     ...onPool,
     transaction,
+    snapshot,
     async page(select, idColumn, where, req, map) {
       where.add(`${idColumn} > ?`, req.afterId ?? 0);
       const rows = await onPool.raw(`${select} WHERE ${where} ORDER BY ${idColumn} LIMIT ?`, ...where.params, req.limit + 1);
@@ -193,14 +245,82 @@ export async function insertAll<T>(
 /**
  * Inserts many rows with one statement per UNNEST_ROWS: `head` (`INSERT INTO t (a, b)`) and
  * the PostgreSQL type of each column (`bigint`, `text`, …), in the caller's transaction. Each
- * column goes as one array parameter, so a batch is one round trip whatever its width.
+ * column goes as one array parameter, so a batch is one round trip whatever its width. `tail`
+ * follows the rows (`ON CONFLICT …`).
  */
 export const UNNEST_ROWS = 5000;
-export async function insertUnnest(tx: Sql, head: string, columnTypes: readonly string[], rows: ReadonlyArray<readonly Param[]>): Promise<void> {
-  const select = `${head} SELECT * FROM unnest(${columnTypes.map((type) => `?::${type}[]`).join(', ')})`;
+export async function insertUnnest(
+  tx: Pick<Sql, 'run'>,
+  head: string,
+  columnTypes: readonly string[],
+  rows: ReadonlyArray<readonly Param[]>,
+  tail = '',
+): Promise<void> {
+  const select = `${head} SELECT * FROM unnest(${columnTypes.map((type) => `?::${type}[]`).join(', ')}) ${tail}`;
   for (let start = 0; start < rows.length; start += UNNEST_ROWS) {
     const chunk = rows.slice(start, start + UNNEST_ROWS);
     const columns = columnTypes.map((_, c) => chunk.map((row) => row[c]!) as Param);
     await tx.run(select, ...columns);
   }
+}
+
+/**
+ * Writes a batch with `write` (unnest statements, see insertUnnest) in one transaction. On a
+ * broken rule it rolls back and writes the rows one at a time with insertAll instead, in one
+ * transaction too: that throws the store error of the first row the one-row method would reject
+ * (and, should every row pass after all, writes them as the one-row method would). As the SQLite
+ * store's insertBatch does: the fast path for the demo seed's batches, the exact error for a bad row.
+ */
+export async function insertBatch<T>(
+  conn: PostgresConnection,
+  rows: readonly T[],
+  write: (tx: Sql, rows: readonly T[]) => Promise<number[]>,
+  insert: (tx: Sql, row: T) => Promise<number>,
+  missing: (row: T) => Promise<MissingReferenceError | undefined>,
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  try {
+    return await conn.transaction((tx) => write(tx, rows));
+  } catch (error) {
+    if (!isConstraintViolation(error)) throw error;
+    return insertAll(conn, rows, insert, missing);
+  }
+}
+
+/**
+ * insertUnnest's head for rows with reserved ids (reserveIds), from a single-row INSERT both
+ * stores run (`INSERT INTO t (a, b) VALUES (?, ?)`, or its head alone): `INSERT INTO t (id, a, b)`.
+ */
+export function headWithId(insert: string): string {
+  const values = insert.indexOf(' VALUES');
+  return (values < 0 ? insert : insert.slice(0, values)).replace('(', '(id, ');
+}
+
+/** Runs an INSERT with `RETURNING id` appended; answers the new row's id. */
+export async function newId(sql: Sql, insert: string, ...values: Param[]): Promise<number> {
+  return (await sql.first(`${insert} RETURNING id`, ...values))!.id as number;
+}
+
+/**
+ * `count` new ids of `table`'s identity column, ascending, for rows a batch inserts with their
+ * ids given (insertUnnest): the caller knows each row's id without relying on the order of
+ * RETURNING, which PostgreSQL does not promise.
+ */
+export async function reserveIds(tx: Sql, table: string, count: number): Promise<number[]> {
+  const rows = await tx.raw(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) FROM generate_series(1, ?::integer)`, count);
+  return rows.map((r) => r[0] as number).sort((a, b) => a - b);
+}
+
+/** The MissingReferenceError for a site that does not exist; undefined when it does. */
+export async function noSite(sql: Sql, siteId: number): Promise<MissingReferenceError | undefined> {
+  return (await sql.first('SELECT 1 FROM sites WHERE id = ?', siteId))
+    ? undefined
+    : new MissingReferenceError('siteId', `site ${siteId} does not exist`);
+}
+
+/** The MissingReferenceError (naming `field`) for a row of `table` not in the site; undefined when it is. */
+export async function noRow(sql: Sql, table: string, field: string, siteId: number, id: number): Promise<MissingReferenceError | undefined> {
+  return (await sql.first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id))
+    ? undefined
+    : new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
 }

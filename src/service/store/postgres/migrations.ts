@@ -317,6 +317,27 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER content_nodes_default_key BEFORE INSERT ON content_nodes
     FOR EACH ROW EXECUTE FUNCTION default_key_from_id('item-');
   `,
+  /* 2: SQLite's version 9, state every process must share (issue 16): rate cells, throttled keys, leases */ `
+  -- A rate cell's theoretical arrival time is fractional (window / limit need not be whole ms),
+  -- as SQLite's REAL. A throttled key's failures are a JSON array of times, oldest first.
+  CREATE TABLE rate_cells (
+    key text PRIMARY KEY,
+    tat double precision NOT NULL,
+    allowed integer NOT NULL
+  );
+  CREATE TABLE throttles (
+    key text PRIMARY KEY,
+    failures text NOT NULL,
+    pending integer NOT NULL,
+    pending_until bigint NOT NULL,
+    expires_at bigint NOT NULL
+  );
+  CREATE TABLE leases (
+    name text PRIMARY KEY,
+    holder text NOT NULL,
+    expires_at bigint NOT NULL
+  );
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -14,34 +14,40 @@ import {
   type RawRow,
   type Row,
   INSERT_EVENT,
-  MEMBER_COLUMNS,
-  MEMBERSHIP_COLUMNS,
-  SIGNUP_FIELD_COLUMNS,
+  INSERT_SIGNUP_FIELD,
   isConstraint,
   memberFrom,
   membershipFrom,
-  orNull,
   sessionFrom,
   signupFieldFrom,
+  signupFieldValues,
 } from '../sql-rows';
-import type { MemberLogin, MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord, SignupValueRecord } from '../records';
+import {
+  ACCOUNT_READS,
+  INSERT_MEMBER,
+  INSERT_SESSION,
+  MEMBER_PATCH,
+  METADATA,
+  REVOKE_MEMBER_SESSIONS,
+  SESSIONS,
+  SWEEP_SESSIONS,
+  UPSERT_VALUE,
+  loginFrom,
+  memberUpdate,
+  memberValues,
+  metadataFrom,
+  sessionValues,
+  signupValueFrom,
+} from '../sql-members';
+import type { MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord } from '../records';
 import type { AccountMethods } from '../store';
 
 /** Expired sessions deleted per statement (deleteExpiredSessions). */
 const SWEEP_BATCH = 5000;
-/** A field given twice keeps its last value (as in the memory store). */
-const UPSERT_VALUE = `INSERT INTO signup_values (site_id, member_id, field_id, value) VALUES (?, ?, ?, ?)
-  ON CONFLICT (member_id, field_id) DO UPDATE SET value = excluded.value`;
-const INSERT_SESSION = `INSERT INTO sessions (site_id, member_id, token_hash, created_at, last_used_at, expires_at)
-  VALUES (?, ?, ?, ?, ?, ?)`;
 
 /** createMembers' work: the batch in one transaction (or the caller's), ids in input order. */
 export function sqliteMemberWriter({ sql, insertAll, noSite, noRow }: SqliteConnection): (members: readonly NewMember[]) => number[] {
-  const insertMember = sql(
-    `INSERT INTO members (site_id, email, first_name, last_name, status, created_at, password_hash, profile_image_url,
-       processor_customer_id, email_confirmed_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertMember = sql(INSERT_MEMBER);
   const insertValue = sql(UPSERT_VALUE);
   const missingField = (m: NewMember) => {
     for (const { fieldId } of m.signupValues ?? []) {
@@ -54,9 +60,7 @@ export function sqliteMemberWriter({ sql, insertAll, noSite, noRow }: SqliteConn
     insertAll(
       members,
       (m) => {
-        const result = insertMember.run(
-          m.siteId, m.email, orNull(m.firstName), orNull(m.lastName), m.status, m.createdAt, orNull(m.passwordHash),
-          orNull(m.profileImageUrl), orNull(m.processorCustomerId), orNull(m.emailConfirmedAt));
+        const result = insertMember.run(memberValues(m));
         const id = Number(result.lastInsertRowid);
         for (const v of m.signupValues ?? []) insertValue.run(m.siteId, id, v.fieldId, JSON.stringify(v.value));
         return result;
@@ -71,7 +75,7 @@ export function sqliteSessionWriter({ sql, first, noSite, noRow }: SqliteConnect
   return (s) => {
     let id: number;
     try {
-      id = Number(insert.run(s.siteId, s.memberId, s.tokenHash, s.createdAt, s.lastUsedAt, s.expiresAt).lastInsertRowid);
+      id = Number(insert.run(sessionValues(s)).lastInsertRowid);
     } catch (error) {
       if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('tokenHash', 'a session with that token exists');
       if (isConstraint(error, 'SQLITE_CONSTRAINT_FOREIGNKEY')) throw noSite(s.siteId) ?? noRow('members', 'memberId', s.siteId, s.memberId) ?? error;
@@ -100,35 +104,24 @@ export function sqliteEventWriter({ sql, insertAll, noRow }: SqliteConnection): 
 export function sqliteMemberPatcher({ db, sql, first, noRow }: SqliteConnection) {
   const insertValue = sql(UPSERT_VALUE);
   return db.transaction((siteId: number, memberId: number, patch: MemberPatch) => {
-    if (!first('SELECT id FROM members WHERE site_id = ? AND id = ?', siteId, memberId)) return false;
+    if (!first(MEMBER_PATCH.exists, siteId, memberId)) return false;
     for (const { fieldId } of patch.signupValues ?? []) {
       const missing = noRow('signup_fields', 'fieldId', siteId, fieldId);
       if (missing) throw missing;
     }
-    const columns: [string, unknown][] = [];
-    if (patch.firstName !== undefined) columns.push(['first_name', patch.firstName]);
-    if (patch.lastName !== undefined) columns.push(['last_name', patch.lastName]);
-    if (patch.email !== undefined) columns.push(['email', patch.email]);
-    if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
-    if (patch.processorCustomerId !== undefined) columns.push(['processor_customer_id', patch.processorCustomerId]);
-    if (patch.emailConfirmedAt !== undefined) columns.push(['email_confirmed_at', patch.emailConfirmedAt]);
-    // A new e-mail is unconfirmed until a patch says otherwise (a redeemed emailChange token does).
-    else if (patch.email !== undefined) sql('UPDATE members SET email_confirmed_at = NULL WHERE id = ? AND email <> ?').run(memberId, patch.email);
-    if (columns.length > 0) {
+    if (patch.email !== undefined && patch.emailConfirmedAt === undefined) sql(MEMBER_PATCH.unconfirm).run(memberId, patch.email);
+    const update = memberUpdate(memberId, patch);
+    if (update) {
       try {
-        sql(`UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`).run(
-          ...columns.map(([, v]) => v), memberId);
+        sql(update.text).run(...update.values);
       } catch (error) {
         if (isConstraint(error, 'SQLITE_CONSTRAINT_UNIQUE')) throw new ConflictError('email', `a member with e-mail ${patch.email} exists`);
         throw error;
       }
     }
-    // Links and codes mailed before a new password or address no longer work.
-    if (patch.passwordHash !== undefined || patch.email !== undefined) {
-      sql('DELETE FROM member_tokens WHERE member_id = ? AND used_at IS NULL').run(memberId);
-    }
+    if (patch.passwordHash !== undefined || patch.email !== undefined) sql(MEMBER_PATCH.voidTokens).run(memberId);
     for (const { fieldId, value } of patch.signupValues ?? []) {
-      if (value === null) sql('DELETE FROM signup_values WHERE member_id = ? AND field_id = ?').run(memberId, fieldId);
+      if (value === null) sql(MEMBER_PATCH.clearValue).run(memberId, fieldId);
       else insertValue.run(siteId, memberId, fieldId, JSON.stringify(value));
     }
     return true;
@@ -139,25 +132,9 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, insertAll, noSite } = conn;
 
   const writeSession = sqliteSessionWriter(conn);
-  const sweepSessions = db.prepare(
-    'DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)',
-  );
-  const writeMetadata = db.prepare(
-    `INSERT INTO member_metadata (member_id, site_id, data) VALUES (?, ?, ?)
-     ON CONFLICT (member_id) DO UPDATE SET data = excluded.data`,
-  );
-
-  /** The member's stored metadata: undefined without such a member, `{}` before the first update. */
-  const readMetadata = (siteId: number, memberId: number): MemberMetadata | undefined => {
-    const row = first(
-      `SELECT d.data FROM members m LEFT JOIN member_metadata d ON d.member_id = m.id
-       WHERE m.site_id = ? AND m.id = ?`,
-      siteId,
-      memberId,
-    );
-    if (!row) return undefined;
-    return row.data === null ? {} : (JSON.parse(row.data as string) as MemberMetadata);
-  };
+  const sweepSessions = db.prepare(SWEEP_SESSIONS);
+  const writeMetadata = db.prepare(METADATA.write);
+  const readMetadata = (siteId: number, memberId: number) => metadataFrom(first(METADATA.read, siteId, memberId));
   /** Runs immediate (write-locked from the start), so another connection cannot slip in between. */
   const updateMetadata = db.transaction(
     (siteId: number, memberId: number, update: (current: MemberMetadata) => MemberMetadata) => {
@@ -177,62 +154,43 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
       insertAll(
         fields,
         (f) =>
-          sql('INSERT INTO signup_fields (site_id, key, type, label, required, options, position) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-            f.siteId, orNull(f.key), f.type, f.label, f.required ? 1 : 0, f.options === undefined ? null : JSON.stringify(f.options),
-            f.position),
+          sql(INSERT_SIGNUP_FIELD).run(signupFieldValues(f.siteId, f)),
         (f) => noSite(f.siteId),
       ),
     listSignupFields: async (siteId) =>
-      (rawSql(`SELECT ${SIGNUP_FIELD_COLUMNS} FROM signup_fields WHERE site_id = ? AND archived_at IS NULL ORDER BY position, id`).all(
-        siteId,
-      ) as RawRow[]).map(signupFieldFrom),
+      (rawSql(ACCOUNT_READS.signupFields).all(siteId) as RawRow[]).map(signupFieldFrom),
 
     createMembers: async (members) => writeMembers(members),
     async getMember(siteId, id) {
-      const row = firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE site_id = ? AND id = ?`, siteId, id);
+      const row = firstRaw(ACCOUNT_READS.member, siteId, id);
       return row && memberFrom(row);
     },
     async findMemberLogin(siteId, email) {
-      const row = first('SELECT id, status, password_hash, email_confirmed_at FROM members WHERE site_id = ? AND email = ?', siteId, email);
-      if (!row) return undefined;
-      return {
-        memberId: row.id as number,
-        status: row.status as MemberLogin['status'],
-        ...(row.password_hash !== null && { passwordHash: row.password_hash as string }),
-        ...(row.email_confirmed_at !== null && { emailConfirmedAt: row.email_confirmed_at as number }),
-      };
+      const row = first(ACCOUNT_READS.login, siteId, email);
+      return row && loginFrom(row);
     },
     listSignupValues: async (siteId, memberId) =>
-      (sql('SELECT field_id, value FROM signup_values WHERE site_id = ? AND member_id = ? ORDER BY field_id').all(
-        siteId, memberId) as Row[]).map(
-        (r): SignupValueRecord => ({ fieldId: r.field_id as number, value: JSON.parse(r.value as string) }),
-      ),
+      (sql(ACCOUNT_READS.signupValues).all(siteId, memberId) as Row[]).map(signupValueFrom),
     async updateMember(siteId, memberId, patch) {
       if (!patchMember.immediate(siteId, memberId, patch)) return undefined;
-      return memberFrom(firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = ?`, memberId)!);
+      return memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
     },
     listMembershipsOfMember: async (siteId, memberId) =>
-      (rawSql(
-        `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id
-         WHERE m.site_id = ? AND m.member_id = ? ORDER BY m.id`,
-      ).all(siteId, memberId) as RawRow[]).map(membershipFrom),
+      (rawSql(ACCOUNT_READS.memberships).all(siteId, memberId) as RawRow[]).map(membershipFrom),
 
     getMemberMetadata: async (siteId, memberId) => readMetadata(siteId, memberId),
     updateMemberMetadata: async (siteId, memberId, update) => updateMetadata.immediate(siteId, memberId, update),
 
     createSession: async (s) => writeSession(s),
     async findSessionByHash(tokenHash) {
-      const row = first('SELECT * FROM sessions WHERE token_hash = ?', tokenHash);
+      const row = first(SESSIONS.byHash, tokenHash);
       return row && sessionFrom(row);
     },
     async touchSession(id, lastUsedAt, expiresAt) {
-      sql('UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?').run(lastUsedAt, expiresAt, id);
+      sql(SESSIONS.touch).run(lastUsedAt, expiresAt, id);
     },
     revokeMemberSessions: async (siteId, memberId, at, keepTokenHash) =>
-      sql(
-        `UPDATE sessions SET revoked_at = ? WHERE site_id = ? AND member_id = ? AND revoked_at IS NULL
-         AND token_hash IS NOT ?`,
-      ).run(at, siteId, memberId, keepTokenHash ?? null).changes,
+      sql(REVOKE_MEMBER_SESSIONS).run(at, siteId, memberId, keepTokenHash ?? null).changes,
     async deleteExpiredSessions(now) {
       // In batches, letting other work in between: the first sweep of a database that never had
       // one may delete millions of rows, and one statement would hold every request meanwhile.
@@ -245,6 +203,6 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
       }
     },
     revokeSession: async (tokenHash, at) =>
-      sql('UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL').run(at, tokenHash).changes > 0,
+      sql(SESSIONS.revoke).run(at, tokenHash).changes > 0,
   };
 }

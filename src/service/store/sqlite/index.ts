@@ -8,6 +8,8 @@ import type { PlanFilter } from '../queries';
 import type { MembershipPatch } from '../records';
 import { sqliteAccounts, sqliteEventWriter } from './accounts';
 import { connect } from './connection';
+import { sqliteLeases } from './leases';
+import { sqliteLimits } from './limits';
 import { sqliteMemberTokens } from './member-tokens';
 import { sqliteOutbox } from './outbox';
 import { sqlitePayments } from './payments';
@@ -278,6 +280,10 @@ export function openSqliteStore(path: string): Store {
     },
     revokeApiKey: async (hash, at) =>
       write(sql('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL'), at, hash).changes > 0,
+
+    // Rate cells, throttled checks and leases: state every process must share (issue 16).
+    ...sqliteLimits(conn),
+    ...sqliteLeases(conn),
 
     async close() {
       if (db.open) db.close();

@@ -7,28 +7,10 @@
 import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessionWriter } from './accounts';
 import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
-import { MEMBER_COLUMNS, type Row, memberFrom, orNull } from '../sql-rows';
-import type { MemberTokenRecord, NewMemberToken, RedeemOutcome } from '../records';
+import { memberFrom } from '../sql-rows';
+import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, underSendLimits } from '../sql-members';
+import type { NewMemberToken, RedeemOutcome } from '../records';
 import type { TokenMethods } from '../store';
-
-const TOKEN_COLUMNS = 'id, site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at, attempts, used_at';
-
-function tokenFrom(r: Row): MemberTokenRecord {
-  return {
-    id: r.id as number,
-    siteId: r.site_id as number,
-    memberId: r.member_id as number,
-    purpose: r.purpose as MemberTokenRecord['purpose'],
-    tokenHash: r.token_hash as string,
-    createdAt: r.created_at as number,
-    expiresAt: r.expires_at as number,
-    attempts: r.attempts as number,
-    ...(r.code_hash !== null && { codeHash: r.code_hash as string }),
-    ...(r.new_email !== null && { newEmail: r.new_email as string }),
-    ...(r.used_at !== null && { usedAt: r.used_at as number }),
-    ...(r.sign_up === 1 && { signUp: true }),
-  };
-}
 
 export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   const { db, sql, first, firstRaw } = conn;
@@ -36,11 +18,7 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   const writeMembers = sqliteMemberWriter(conn);
   const patchMember = sqliteMemberPatcher(conn);
 
-  const insertToken = (t: NewMemberToken) =>
-    sql(
-      `INSERT INTO member_tokens (site_id, member_id, purpose, token_hash, code_hash, new_email, sign_up, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(t.siteId, t.memberId, t.purpose, t.tokenHash, orNull(t.codeHash), orNull(t.newEmail), t.signUp ? 1 : 0, t.createdAt, t.expiresAt);
+  const insertToken = (t: NewMemberToken) => sql(INSERT_TOKEN).run(tokenValues(t));
   // createSession's and createMemberEvents' writers, in this file's transactions.
   const insertSession = sqliteSessionWriter(conn);
   const insertEvents = sqliteEventWriter(conn);
@@ -55,19 +33,11 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   });
 
   const request = db.transaction(({ mail, token, limits }: Parameters<TokenMethods['queueRequestedMail']>[0]): boolean => {
-    const kinds = limits.kinds.map(() => '?').join(', ');
-    const counts = first(
-      `SELECT count(*) AS site, coalesce(sum(recipient = ?), 0) AS address FROM mail_outbox
-       WHERE site_id = ? AND kind IN (${kinds}) AND created_at >= ?`,
-      mail.to, mail.siteId, ...limits.kinds, limits.since,
-    )!;
-    if ((counts.address as number) >= limits.perAddress || (counts.site as number) >= limits.perSite) return false;
+    const { text, values } = sendLimitCounts(mail, limits);
+    if (!underSendLimits(first(text, ...values)!, limits)) return false;
     if (token) {
       // Only the newest code works, so its tries are the only ones; older links still do (they cannot be guessed).
-      if (token.codeHash !== undefined) {
-        sql(`UPDATE member_tokens SET code_hash = NULL WHERE member_id = ? AND purpose = ? AND used_at IS NULL AND code_hash IS NOT NULL`).run(
-          token.memberId, token.purpose);
-      }
+      if (token.codeHash !== undefined) sql(TOKENS.uncode).run(token.memberId, token.purpose);
       insertToken(token);
     }
     queueMails([mail]);
@@ -75,22 +45,18 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   });
 
   const redeem = db.transaction((id: number, at: number, effects: Parameters<TokenMethods['redeemMemberToken']>[2]): RedeemOutcome => {
-    const row = first(`SELECT ${TOKEN_COLUMNS} FROM member_tokens WHERE id = ?`, id);
-    if (!row) return { redeemed: false, reason: 'missing' };
-    const token = tokenFrom(row);
-    if (token.usedAt !== undefined) return { redeemed: false, reason: 'used' };
-    if (token.expiresAt <= at) return { redeemed: false, reason: 'expired' };
+    const token = tokenToRedeem(first(TOKENS.byId, id), at);
+    if ('reason' in token) return token;
     const { siteId, memberId } = token;
-    sql('UPDATE member_tokens SET used_at = ? WHERE id = ?').run(at, id);
+    sql(TOKENS.use).run(at, id);
     if (effects.member && !patchMember(siteId, memberId, effects.member)) return { redeemed: false, reason: 'missing' };
     if (effects.revokeSessions) {
-      sql('UPDATE sessions SET revoked_at = ? WHERE site_id = ? AND member_id = ? AND revoked_at IS NULL AND token_hash IS NOT ?').run(
-        at, siteId, memberId, effects.keepSessionHash ?? null);
+      sql(REVOKE_MEMBER_SESSIONS).run(at, siteId, memberId, effects.keepSessionHash ?? null);
     }
     const session = effects.session && insertSession({ ...effects.session, siteId, memberId });
     if (effects.events) insertEvents(effects.events.map((e) => ({ ...e, siteId, memberId })));
     if (effects.mails) queueMails(effects.mails);
-    const member = memberFrom(firstRaw(`SELECT ${MEMBER_COLUMNS} FROM members WHERE id = ?`, memberId)!);
+    const member = memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
     return { redeemed: true, member, ...(session && { session }) };
   });
 
@@ -98,19 +64,14 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     signUpMember: async (record) => signUp.immediate(record),
     queueRequestedMail: async (record) => request.immediate(record),
     async findMemberToken(tokenHash) {
-      const row = first(`SELECT ${TOKEN_COLUMNS} FROM member_tokens WHERE token_hash = ?`, tokenHash);
+      const row = first(TOKENS.byHash, tokenHash);
       return row && tokenFrom(row);
     },
     async findCodeToken(siteId, memberId, purpose) {
-      const row = first(
-        `SELECT ${TOKEN_COLUMNS} FROM member_tokens
-         WHERE site_id = ? AND member_id = ? AND purpose = ? AND used_at IS NULL AND code_hash IS NOT NULL ORDER BY id DESC LIMIT 1`,
-        siteId, memberId, purpose,
-      );
+      const row = first(TOKENS.code, siteId, memberId, purpose);
       return row && tokenFrom(row);
     },
-    spendCodeTry: async (id, max) =>
-      sql('UPDATE member_tokens SET attempts = attempts + 1 WHERE id = ? AND used_at IS NULL AND code_hash IS NOT NULL AND attempts < ?').run(id, max).changes > 0,
+    spendCodeTry: async (id, max) => sql(TOKENS.spendTry).run(id, max).changes > 0,
     // A ConflictError (the new address taken meanwhile) rolls the whole redemption back.
     redeemMemberToken: async (id, at, effects) => redeem.immediate(id, at, effects),
   };

@@ -373,6 +373,31 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX mail_outbox_once ON mail_outbox (site_id, once_key) WHERE once_key IS NOT NULL;
   CREATE INDEX mail_outbox_kind ON mail_outbox (site_id, kind, created_at);
   `,
+  // 8 → 9: state every process must share (issue 16, decision 0025). A rate cell is a key's
+  // theoretical arrival time (GCRA; REAL, since window / limit need not be whole ms) and whether
+  // its last request was allowed, written by the same upsert. A throttled key keeps its failure
+  // times (a JSON array, newest `maxFailures`) and its checks under way. A lease is a name, its
+  // holder and when it lapses. No index on times: the billing run's sweep scans these small
+  // tables every few minutes, cheaper than moving an index entry on every request.
+  `
+  CREATE TABLE rate_cells (
+    key TEXT PRIMARY KEY,
+    tat REAL NOT NULL,
+    allowed INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE throttles (
+    key TEXT PRIMARY KEY,
+    failures TEXT NOT NULL,
+    pending INTEGER NOT NULL,
+    pending_until INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -9,37 +9,10 @@
 import { MissingReferenceError } from '../errors';
 import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
-import {
-  type RawRow,
-  type Value,
-  INVOICE_COLUMNS,
-  PAYMENT_METHOD_COLUMNS,
-  invoiceFrom,
-  orNull,
-  paymentMethodFrom,
-} from '../sql-rows';
+import { type RawRow, INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom } from '../sql-rows';
+import { BILLING, INSERT_INVOICE, INSERT_METHOD, invoiceValues, methodValues, valuesOf } from '../sql-members';
 import type { NewInvoice, NewPaymentMethod } from '../records';
 import type { BillingMethods } from '../store';
-
-const INSERT_METHOD =
-  'INSERT INTO payment_methods (site_id, member_id, processor_id, brand, last4, exp_month, exp_year, created_at)';
-const methodValues = (m: NewPaymentMethod, p: Value[], at: number) => {
-  p[at] = m.siteId; p[at + 1] = m.memberId; p[at + 2] = m.processorId; p[at + 3] = m.brand;
-  p[at + 4] = m.last4; p[at + 5] = m.expMonth; p[at + 6] = m.expYear; p[at + 7] = m.createdAt;
-};
-const INSERT_INVOICE = `INSERT INTO invoices (site_id, member_id, plan_id, membership_id, processor_invoice_id, processor_charge_id,
-  sub_total_cents, tax_cents, total_cents, currency, status, description, created_at)`;
-const invoiceValues = (i: NewInvoice, p: Value[], at: number) => {
-  p[at] = i.siteId; p[at + 1] = i.memberId; p[at + 2] = i.planId; p[at + 3] = orNull(i.membershipId);
-  p[at + 4] = i.processorInvoiceId; p[at + 5] = i.processorChargeId; p[at + 6] = i.subTotalCents; p[at + 7] = i.taxCents;
-  p[at + 8] = i.totalCents; p[at + 9] = i.currency; p[at + 10] = i.status; p[at + 11] = i.description; p[at + 12] = i.createdAt;
-};
-/** One row's values, for a single-row statement. */
-const valuesOf = <T>(values: (row: T, p: Value[], at: number) => void, row: T): Value[] => {
-  const p: Value[] = [];
-  values(row, p, 0);
-  return p;
-};
 
 export function sqlitePayments(conn: SqliteConnection): BillingMethods {
   const { db, first, rawSql, firstRaw, insertAll, multiRowInsert, insertBatch, noSite, noRow } = conn;
@@ -62,7 +35,7 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods {
   const insertInvoices = multiRowInsert(INSERT_INVOICE, 13, invoiceValues);
   const noMembership = (i: NewInvoice) =>
     i.membershipId === undefined ||
-    first('SELECT 1 FROM memberships WHERE site_id = ? AND member_id = ? AND id = ?', i.siteId, i.memberId, i.membershipId)
+    first(BILLING.membershipOfMember, i.siteId, i.memberId, i.membershipId)
       ? undefined
       : new MissingReferenceError(
           'membershipId',
@@ -79,11 +52,7 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods {
     },
     savePaymentMethods: async (methods) => insertBatch(methods, insertMethods, saveMethod, methodMissing),
     async getPaymentMethod(siteId, memberId) {
-      const row = firstRaw(
-        `SELECT ${PAYMENT_METHOD_COLUMNS} FROM payment_methods WHERE site_id = ? AND member_id = ?`,
-        siteId,
-        memberId,
-      );
+      const row = firstRaw(BILLING.methodOfMember, siteId, memberId);
       return row && paymentMethodFrom(row);
     },
 
@@ -98,8 +67,6 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods {
     },
     createInvoices: async (invoices) => insertBatch(invoices, insertInvoices, addInvoice, invoiceMissing),
     listInvoicesOfMember: async (siteId, memberId) =>
-      (rawSql(
-        `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND member_id = ? ORDER BY created_at DESC, id DESC`,
-      ).all(siteId, memberId) as RawRow[]).map(invoiceFrom),
+      (rawSql(BILLING.invoicesOfMember).all(siteId, memberId) as RawRow[]).map(invoiceFrom),
   };
 }

@@ -1,0 +1,89 @@
+/** `svc db copy` on PostgreSQL: one connection of the store's pool, one transaction on it. */
+import type pg from 'pg';
+import { connectPostgres, insertUnnest, type Param } from '../postgres/connection';
+import { describeDatabase } from '../open';
+import { after, keyEquals, type Cell, type TableIO, type TableRow } from './table-io';
+
+/** `?` to `$n`, as the store's connection numbers them. */
+const numbered = (text: string) => {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+};
+
+export async function postgresTables(url: string): Promise<TableIO> {
+  const conn = await connectPostgres(url, { max: 1 });
+  const client: pg.PoolClient = await conn.pool.connect();
+  const rows = async (text: string, ...params: Cell[]) =>
+    (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as TableRow[];
+  const one = async (text: string, ...params: Cell[]) => (await rows(text, ...params))[0]?.[0];
+  /** The PostgreSQL type of each column, for the unnest arrays of a batch. */
+  const types = new Map<string, string>();
+  const columnType = async (table: string, column: string) => {
+    const name = `${table}.${column}`;
+    if (!types.has(name)) {
+      types.set(name, (await one(
+        `SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attname = ?`, table, column)) as string);
+    }
+    return types.get(name)!;
+  };
+  // Writes go straight through this client: it is already inside the transaction beginWrite opened.
+  const tx = {
+    run: async (text: string, ...params: Param[]) => (await client.query(numbered(text), params as unknown[])).rowCount ?? 0,
+  };
+  return {
+    label: describeDatabase(url),
+    async tables() {
+      return (await rows(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_version'`)).map((r) => r[0] as string);
+    },
+    async columns(table) {
+      return (await rows(
+        `SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`, table))
+        .map((r) => r[0] as string);
+    },
+    async count(table) {
+      return Number(await one(`SELECT count(*) FROM ${table}`));
+    },
+    async read(table, columns, key, afterKey, limit) {
+      const where = afterKey ? `WHERE ${after(key)}` : '';
+      return rows(`SELECT ${columns.join(', ')} FROM ${table} ${where} ORDER BY ${key.join(', ')} LIMIT ?`, ...(afterKey ?? []), limit);
+    },
+    async find(table, columns, key, values) {
+      return (await rows(`SELECT ${columns.join(', ')} FROM ${table} WHERE ${keyEquals(key)}`, ...values))[0];
+    },
+    async sampleKeys(table, key, n) {
+      return rows(`SELECT ${key.join(', ')} FROM ${table} ORDER BY random() LIMIT ?`, n);
+    },
+    async lastId(table) {
+      const sequence = (await one(`SELECT pg_get_serial_sequence(?, 'id')`, table)) as string | null;
+      const max = Number(await one(`SELECT coalesce(max(id), 0) FROM ${table}`));
+      if (!sequence) return max;
+      const [last, called] = (await rows(`SELECT last_value, is_called FROM ${sequence}`))[0]!;
+      return Math.max(max, called ? Number(last) : 0);
+    },
+    async beginRead() {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    },
+    async beginWrite() {
+      await client.query('BEGIN');
+    },
+    async write(table, columns, batch) {
+      // One after another: a pg client runs one query at a time (concurrent calls are deprecated).
+      const columnTypes: string[] = [];
+      for (const column of columns) columnTypes.push(await columnType(table, column));
+      await insertUnnest(tx, `INSERT INTO ${table} (${columns.join(', ')})`, columnTypes, batch);
+    },
+    async continueIds(table, lastId) {
+      if (lastId > 0) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, lastId]);
+    },
+    async commit() {
+      await client.query('COMMIT');
+    },
+    async rollback() {
+      await client.query('ROLLBACK');
+    },
+    async close() {
+      client.release();
+      await conn.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The tables `svc db copy` moves, parents before children (so every foreign key finds its row
+ * already there), each with the key it is read in order of. Both stores have the same tables and
+ * columns (../postgres/migrations). A table of either schema missing here makes the copy refuse
+ * to start, and test/cli/db-copy.test.ts checks the list against both schemas.
+ */
+export interface CopiedTable {
+  name: string;
+  /** The primary key's columns: rows are read in this order, a batch after the last one's key. */
+  key: readonly string[];
+  /** The key is a generated `id`: the target's next id is set to follow the source's. */
+  generatedId: boolean;
+}
+
+const withId = (name: string): CopiedTable => ({ name, key: ['id'], generatedId: true });
+
+export const COPIED_TABLES: readonly CopiedTable[] = [
+  { name: 'secrets', key: ['name'], generatedId: false },
+  withId('sites'),
+  withId('plans'),
+  withId('signup_fields'),
+  withId('members'),
+  { name: 'signup_values', key: ['member_id', 'field_id'], generatedId: false },
+  { name: 'member_metadata', key: ['member_id'], generatedId: false },
+  withId('memberships'),
+  withId('member_events'),
+  withId('content_spaces'),
+  { name: 'content_space_plans', key: ['site_id', 'space_id', 'plan_id'], generatedId: false },
+  withId('content_nodes'),
+  withId('content_views'),
+  withId('api_keys'),
+  withId('sessions'),
+  withId('payment_methods'),
+  withId('invoices'),
+  withId('mail_outbox'),
+  withId('member_tokens'),
+  // State the processes share (SQLite's version 9): limits on guessing and sign-ups, and leases.
+  // Copied as they are, so a move does not hand an attacker fresh tries.
+  { name: 'rate_cells', key: ['key'], generatedId: false },
+  { name: 'throttles', key: ['key'], generatedId: false },
+  { name: 'leases', key: ['name'], generatedId: false },
+];

@@ -1,0 +1,272 @@
+/**
+ * The PostgreSQL store (`pg`). Schema and its versions: ./migrations; the pooled connection,
+ * transactions and error mapping: ./connection. One schema with the SQLite store, so both read
+ * rows with ../sql-rows. Same-site references are checked by composite foreign keys; only when
+ * an insert fails does a follow-up query find which field was wrong.
+ *
+ * Unlike SQLite's, the aggregates (siteMetrics, planActiveMemberCounts) are not cached: nothing
+ * cheap tells one process that another changed the data, and a query here waits on the server,
+ * not on the event loop.
+ */
+import type { NewContentView, NewMembership } from '../records';
+import {
+  type Param,
+  type Sql,
+  connectPostgres,
+  headWithId,
+  insertAll,
+  insertBatch,
+  insertUnnest,
+  newId,
+  noRow,
+  noSite,
+  reserveIds,
+} from './connection';
+import { postgresAccounts, postgresEventWriter } from './accounts';
+import { postgresLeases, postgresLimits } from './limits';
+import { postgresMemberTokens } from './member-tokens';
+import { postgresOutbox } from './outbox';
+import { postgresPayments } from './payments';
+import { postgresSiteDefinition } from './site-definition';
+import {
+  EVENT_COLUMNS,
+  INSERT_API_KEY,
+  INSERT_CONTENT_NODE,
+  INSERT_CONTENT_SPACE,
+  INSERT_CONTENT_VIEW,
+  INSERT_EVENT,
+  INSERT_MEMBERSHIP,
+  INSERT_PLAN,
+  INSERT_SITE,
+  LIVE_CONTENT_NODES,
+  MEMBER_COLUMNS,
+  MEMBERSHIP_COLUMNS,
+  MEMBERSHIPS_FROM,
+  NODE_COLUMNS,
+  PLAN_COLUMNS,
+  VIEW_COLUMNS,
+  VIEWS_FROM,
+  apiKeyFrom,
+  apiKeyValues,
+  contentNodeFrom,
+  contentNodeValues,
+  contentViewValues,
+  eventFrom,
+  eventValues,
+  eventWhere,
+  memberFrom,
+  memberWhere,
+  membershipFrom,
+  membershipPatchColumns,
+  membershipValues,
+  membershipWhere,
+  planFrom,
+  planValues,
+  planWhere,
+  siteFrom,
+  siteValues,
+  viewFrom,
+  viewWhere,
+} from '../sql-rows';
+import type { Store } from '../store';
+
+/*
+ * A membership batch's statement: ids given (reserved up front, so the answer is in input order)
+ * and every column one unnest array. The type, which the one-row statement copies from the plan
+ * with a subquery, is looked up first (planTypes).
+ */
+const MEMBERSHIP_BATCH = {
+  head: `INSERT INTO memberships (id, site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
+    billing_period_end, payment_failure, payments_made)`,
+  types: ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'integer', 'bigint'],
+};
+const VIEW_TYPES = ['bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
+
+/** The plans' types by `site:plan`, for a membership batch: its rows copy their plan's type. */
+async function planTypes(tx: Sql, memberships: readonly NewMembership[]): Promise<Map<string, string>> {
+  const ids = [...new Set(memberships.map((m) => m.planId))];
+  const rows = await tx.all('SELECT site_id, id, type FROM plans WHERE id = ANY(?::bigint[])', ids);
+  return new Map(rows.map((r) => [`${r.site_id as number}:${r.id as number}`, r.type as string]));
+}
+
+/*
+ * The batch writers (insertBatch's fast path): ids reserved, then unnest statements, in the
+ * caller's transaction; the ids answer in input order.
+ */
+async function writeMemberships(tx: Sql, rows: readonly NewMembership[]): Promise<number[]> {
+  const ids = await reserveIds(tx, 'memberships', rows.length);
+  const types = await planTypes(tx, rows);
+  await insertUnnest(tx, MEMBERSHIP_BATCH.head, MEMBERSHIP_BATCH.types, rows.map((m, i): Param[] => {
+    // The one-row statement's values less the two its type look-up takes (plan and site again).
+    const [siteId, memberId, planId, , , ...rest] = membershipValues(m);
+    return [ids[i]!, siteId!, memberId!, planId!, types.get(`${m.siteId}:${m.planId}`) ?? null, ...rest];
+  }));
+  return ids;
+}
+async function writeViews(tx: Sql, rows: readonly NewContentView[]): Promise<number[]> {
+  const ids = await reserveIds(tx, 'content_views', rows.length);
+  await insertUnnest(tx, headWithId(INSERT_CONTENT_VIEW), VIEW_TYPES, rows.map((v, i) => [ids[i]!, ...contentViewValues(v)]));
+  return ids;
+}
+
+export async function openPostgresStore(url: string, options: { max?: number } = {}): Promise<Store> {
+  const conn = await connectPostgres(url, options);
+  const { page } = conn;
+  let closing: Promise<void> | undefined;
+  const getSite = async (id: number) => {
+    const row = await conn.first('SELECT * FROM sites WHERE id = ?', id);
+    return row && siteFrom(row);
+  };
+
+  return {
+    async secret(name, create) {
+      const found = await conn.first('SELECT value FROM secrets WHERE name = ?', name);
+      if (found) return found.value as string;
+      // Two processes creating it at once: the first insert wins and both read the winner.
+      await conn.run('INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING', name, create());
+      return (await conn.first('SELECT value FROM secrets WHERE name = ?', name))!.value as string;
+    },
+
+    async createSite(s) {
+      const [id] = await insertAll(conn, [s], (tx, r) => newId(tx, INSERT_SITE, ...siteValues(r)), async () => undefined);
+      return (await getSite(id!))!;
+    },
+    getSite,
+    async getSiteBySubdomain(subdomain) {
+      const row = await conn.first('SELECT * FROM sites WHERE subdomain = ?', subdomain);
+      return row && siteFrom(row);
+    },
+    listSites: async () => (await conn.all('SELECT * FROM sites ORDER BY id')).map(siteFrom),
+    // updateSite, getSiteDefinition and applySiteChanges: a site's settings and its whole definition.
+    ...postgresSiteDefinition(conn),
+    async siteMetrics(siteId) {
+      // From the covering index memberships_site_status_member, grouped by member.
+      const r = (await conn.first(
+        `SELECT count(*) AS active, coalesce(sum(free), 0) AS free, coalesce(sum(paid), 0) AS paid FROM (
+           SELECT max((type = 'free')::integer) AS free, max((type <> 'free')::integer) AS paid FROM memberships
+           WHERE site_id = ? AND status = 'active' GROUP BY member_id) AS per_member`,
+        siteId,
+      ))!;
+      return { activeMemberCount: r.active as number, freeMemberCount: r.free as number, paidMemberCount: r.paid as number };
+    },
+
+    async createPlan(p) {
+      const [id] = await insertAll(conn, [p], (tx, r) => newId(tx, INSERT_PLAN, ...planValues(r.siteId, r)), (r) => noSite(conn, r.siteId));
+      return planFrom((await conn.firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`, id!))!);
+    },
+    async getPlan(siteId, id) {
+      const row = await conn.firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE site_id = ? AND id = ?`, siteId, id);
+      return row && planFrom(row);
+    },
+    listPlans: (siteId, filter, req) => page(`SELECT ${PLAN_COLUMNS} FROM plans`, 'id', planWhere(siteId, filter), req, planFrom),
+    async countPlans(siteId, filter) {
+      const where = planWhere(siteId, filter);
+      return (await conn.first(`SELECT count(*) AS n FROM plans WHERE ${where}`, ...where.params))!.n as number;
+    },
+    async planActiveMemberCounts(siteId, planIds) {
+      const rows = await conn.all(
+        `SELECT plan_id, count(DISTINCT member_id) AS n FROM memberships
+         WHERE site_id = ? AND plan_id = ANY(?::bigint[]) AND status = 'active' GROUP BY plan_id`,
+        siteId, planIds,
+      );
+      const counts = new Map<number, number>(planIds.map((id) => [id, 0]));
+      for (const r of rows) counts.set(r.plan_id as number, r.n as number);
+      return counts;
+    },
+
+    // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
+    ...postgresAccounts(conn),
+    listMembers: (siteId, f, req) => page(`SELECT ${MEMBER_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberFrom),
+
+    createMemberships: (memberships) =>
+      insertBatch(conn, memberships, writeMemberships, (tx, m) => newId(tx, INSERT_MEMBERSHIP, ...membershipValues(m)),
+        async (m) => (await noRow(conn, 'members', 'memberId', m.siteId, m.memberId)) ?? noRow(conn, 'plans', 'planId', m.siteId, m.planId)),
+    listMemberships: (siteId, f, req) =>
+      page(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM}`, 'm.id', membershipWhere(siteId, f), req, membershipFrom),
+    async updateMembership(siteId, id, patch) {
+      const columns = membershipPatchColumns(patch);
+      // One statement for the change and the row after it: nothing comes between them.
+      const row = columns.length === 0
+        ? await conn.firstRaw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`, siteId, id)
+        : await conn.firstRaw(
+          `UPDATE memberships m SET ${columns.map(([c]) => `${c} = ?`).join(', ')} FROM plans p
+           WHERE p.id = m.plan_id AND m.site_id = ? AND m.id = ? RETURNING ${MEMBERSHIP_COLUMNS}`,
+          ...columns.map(([, v]) => v), siteId, id);
+      return row && membershipFrom(row);
+    },
+
+    // Saved cards and the invoice ledger; the mail outbox; mailed tokens and what redeeming them writes.
+    ...postgresPayments(conn),
+    ...postgresOutbox(conn),
+    ...postgresMemberTokens(conn),
+
+    createMemberEvents: (events) =>
+      insertBatch(conn, events, postgresEventWriter, (tx, e) => newId(tx, INSERT_EVENT, ...eventValues(e)),
+        (e) => noRow(conn, 'members', 'memberId', e.siteId, e.memberId)),
+    listMemberEvents: (siteId, f, req) => page(`SELECT ${EVENT_COLUMNS} FROM member_events`, 'id', eventWhere(siteId, f), req, eventFrom),
+
+    createContentSpace: async (space) =>
+      (await insertAll(
+        conn,
+        [space],
+        async (tx, s) => {
+          const id = await newId(tx, INSERT_CONTENT_SPACE, s.siteId, s.name);
+          await tx.run(
+            `INSERT INTO content_space_plans (site_id, space_id, plan_id) SELECT ?::bigint, ?::bigint, unnest(?::bigint[])
+             ON CONFLICT DO NOTHING`,
+            s.siteId, id, s.planIds ?? []);
+          return id;
+        },
+        async (s) => {
+          let missing = await noSite(conn, s.siteId);
+          for (const id of s.planIds ?? []) missing ??= await noRow(conn, 'plans', 'planIds', s.siteId, id);
+          return missing;
+        },
+      ))[0]!,
+    createContentNode: async (node) =>
+      (await insertAll(conn, [node], (tx, n) => newId(tx, INSERT_CONTENT_NODE, ...contentNodeValues(n.siteId, n.spaceId, n)),
+        (n) => noRow(conn, 'content_spaces', 'spaceId', n.siteId, n.spaceId)))[0]!,
+    listContentNodes: async (siteId) => (await conn.all(LIVE_CONTENT_NODES, siteId, siteId)).map(contentNodeFrom),
+    async getContentItem(siteId, nodeId) {
+      // The item, its space if live and the space's plans in one statement: one moment.
+      const row = await conn.first(
+        `SELECT ${NODE_COLUMNS.split(', ').map((c) => `n.${c}`).join(', ')}, s.name AS space_name,
+           ARRAY(SELECT plan_id FROM content_space_plans l WHERE l.site_id = n.site_id AND l.space_id = n.space_id ORDER BY plan_id)
+             AS plan_ids
+         FROM content_nodes n JOIN content_spaces s ON s.id = n.space_id AND s.archived_at IS NULL
+         WHERE n.site_id = ? AND n.id = ? AND n.archived_at IS NULL`,
+        siteId,
+        nodeId,
+      );
+      // An archived item, or one in an archived space, cannot be opened.
+      if (!row) return undefined;
+      return {
+        ...contentNodeFrom(row),
+        space: { id: row.space_id as number, name: row.space_name as string },
+        // bigint[] comes back as strings (only bigint itself is parsed as a number, ./connection).
+        planIds: (row.plan_ids as string[]).map(Number),
+      };
+    },
+    createContentViews: (views) =>
+      insertBatch(conn, views, writeViews, (tx, v) => newId(tx, INSERT_CONTENT_VIEW, ...contentViewValues(v)),
+        async (v) => (await noRow(conn, 'members', 'memberId', v.siteId, v.memberId)) ?? noRow(conn, 'content_nodes', 'nodeId', v.siteId, v.nodeId)),
+    listContentViews: (siteId, f, req) => page(`SELECT ${VIEW_COLUMNS} FROM ${VIEWS_FROM}`, 'v.id', viewWhere(siteId, f), req, viewFrom),
+
+    async createApiKey(key) {
+      const [id] = await insertAll(conn, [key], (tx, k) => newId(tx, INSERT_API_KEY, ...apiKeyValues(k)), (k) => noSite(conn, k.siteId));
+      return apiKeyFrom((await conn.first('SELECT * FROM api_keys WHERE id = ?', id!))!);
+    },
+    async findApiKeyByHash(hash) {
+      const row = await conn.first('SELECT * FROM api_keys WHERE hash = ?', hash);
+      return row && apiKeyFrom(row);
+    },
+    revokeApiKey: async (hash, at) => (await conn.run('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL', at, hash)) > 0,
+
+    // Rate cells, throttled checks and leases: state every process must share (issue 16).
+    ...postgresLimits(conn),
+    ...postgresLeases(conn),
+
+    // Safe to call twice, as SQLite's: the pool ends once.
+    close: () => (closing ??= conn.close()),
+  };
+}

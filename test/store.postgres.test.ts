@@ -1,0 +1,194 @@
+/**
+ * The PostgreSQL store: the shared contract, and what only a server with many connections (and
+ * many processes) has to get right: migrations run once, by one opener, and never on a newer
+ * schema; transactions that run at once lose nothing; the batch path writes and refuses as the
+ * one-row path does.
+ */
+import pg from 'pg';
+import { afterEach, expect, test } from 'vitest';
+import { ConflictError, MissingReferenceError, SchemaVersionError } from '../src/service/store/errors';
+import { openPostgresStore } from '../src/service/store/postgres';
+import { UNNEST_ROWS } from '../src/service/store/postgres/connection';
+import { MIGRATIONS, migratePostgres } from '../src/service/store/postgres/migrations';
+import type { NewMembership } from '../src/service/store/records';
+import type { SiteChangeSet } from '../src/service/store/site-definition';
+import type { Store } from '../src/service/store/store';
+import { runStoreContract } from './store-contract';
+import { T0, addMembers, expectRejects, newPlan, newSite } from './store-contract/fixtures';
+import { describePostgres, newPostgresSchema, newPostgresStore } from './support/postgres';
+
+describePostgres('postgres store', () => {
+  runStoreContract('contract', () => newPostgresStore());
+
+  /** What a test opened, closed (and its schema dropped) after it. */
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  async function schema() {
+    const created = await newPostgresSchema();
+    cleanups.push(created.drop);
+    return created.url;
+  }
+  async function client(url: string) {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    cleanups.push(() => c.end());
+    return c;
+  }
+  async function open(url: string, options: { max?: number } = {}) {
+    const store = await openPostgresStore(url, options);
+    cleanups.push(() => store.close());
+    return store;
+  }
+  async function fresh(options: { max?: number } = {}): Promise<Store> {
+    const store = await newPostgresStore(options);
+    cleanups.push(() => store.close());
+    return store;
+  }
+  const version = async (c: pg.Client) => (await c.query('SELECT version FROM schema_version')).rows.map((r) => r.version as number);
+
+  test('a new database gets every migration; opening it again runs none, and keeps its rows and secrets', async () => {
+    const url = await schema();
+    const first = await openPostgresStore(url);
+    const site = await first.createSite(newSite('alpha'));
+    const secret = await first.secret('cursor-key', () => 'original');
+    await first.close();
+
+    const c = await client(url);
+    expect(await version(c)).toEqual([MIGRATIONS.length]);
+    expect(await migratePostgres(c)).toBe(0);
+    const second = await open(url);
+    expect(await second.getSite(site.id)).toEqual(site);
+    expect(await second.secret('cursor-key', () => 'replacement')).toBe(secret);
+    expect(await version(c)).toEqual([MIGRATIONS.length]);
+  });
+
+  test('a database with a newer schema version is refused with SchemaVersionError and left untouched', async () => {
+    const url = await schema();
+    const store = await openPostgresStore(url);
+    await store.createSite(newSite('alpha'));
+    await store.close();
+    const c = await client(url);
+    await c.query('UPDATE schema_version SET version = $1', [MIGRATIONS.length + 1]);
+
+    await expect(openPostgresStore(url)).rejects.toBeInstanceOf(SchemaVersionError);
+    await expect(openPostgresStore(url)).rejects.toThrow(/newer/);
+    expect(await version(c)).toEqual([MIGRATIONS.length + 1]);
+    expect((await c.query('SELECT subdomain FROM sites')).rows).toEqual([{ subdomain: 'alpha' }]);
+  });
+
+  test('openers starting at once migrate once between them, and each can use the store', async () => {
+    const url = await schema();
+    const clients = await Promise.all(Array.from({ length: 4 }, () => client(url)));
+    const steps = await Promise.all(clients.map((c) => migratePostgres(c)));
+    expect(steps.reduce((a, b) => a + b, 0)).toBe(MIGRATIONS.length);
+    expect(await version(clients[0]!)).toEqual([MIGRATIONS.length]);
+
+    const again = await schema();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => open(again, { max: 2 })));
+    await stores[0]!.createSite(newSite('alpha'));
+    for (const store of stores) expect((await store.listSites()).map((s) => s.subdomain)).toEqual(['alpha']);
+  });
+
+  test('20 concurrent metadata updates of one member, each adding a key, all survive', async () => {
+    const store = await fresh({ max: 10 });
+    const site = await store.createSite(newSite('alpha'));
+    const [member] = await addMembers(store, site.id, 1);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.updateMemberMetadata(site.id, member!, (current) => ({ ...current, [`k${i}`]: i }))),
+    );
+    const metadata = (await store.getMemberMetadata(site.id, member!))!;
+    expect(Object.keys(metadata)).toHaveLength(20);
+    for (let i = 0; i < 20; i++) expect(metadata[`k${i}`]).toBe(i);
+  });
+
+  test('site changes computed from the same revision at once: exactly one applies, the others are refused on revision', async () => {
+    const store = await fresh({ max: 10 });
+    const site = await store.createSite(newSite('alpha'));
+    const { revision } = (await store.getSiteDefinition(site.id))!;
+    const change = (i: number): SiteChangeSet => ({
+      site: { id: site.id, revision, patch: { name: `Name ${i}` } },
+      at: T0,
+      createPlans: [{ ...newPlan(site.id, { key: `plan-${i}`, publicId: `pln_race_${i}` }), key: `plan-${i}` }],
+      updatePlans: [], createSignupFields: [], updateSignupFields: [], createSpaces: [], updateSpaces: [], createItems: [], updateItems: [],
+    });
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.applySiteChanges(change(i))));
+    const applied = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+    expect(applied).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(o.reason).toMatchObject({ name: 'ConflictError', field: 'revision' });
+    }
+    const after = (await store.getSiteDefinition(site.id))!;
+    expect(after.revision).toBe(revision + 1);
+    expect(after.site.name).toBe(`Name ${applied[0]}`);
+    expect(after.plans.map((p) => p.key)).toEqual([`plan-${applied[0]}`]);
+  });
+
+  test('a batch of more rows than one unnest statement takes keeps input order and copies each plan\'s type; a bad last row writes none', async () => {
+    const store = await fresh();
+    const site = await store.createSite(newSite('alpha'));
+    const free = await store.createPlan(newPlan(site.id));
+    const paid = await store.createPlan(newPlan(site.id, {}, { type: 'subscription', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } } }));
+    const members = await addMembers(store, site.id, 3);
+    const count = UNNEST_ROWS * 2 + 7;
+    const rows: NewMembership[] = Array.from({ length: count }, (_, i) => ({
+      siteId: site.id, memberId: members[i % 3]!, planId: i % 2 === 0 ? free.id : paid.id, status: 'active', createdAt: T0 + i,
+      paymentFailure: false,
+    }));
+
+    const bad = [...rows, { ...rows[0]!, planId: paid.id + 1000 }];
+    await expectRejects(store.createMemberships(bad), MissingReferenceError, 'planId');
+    await expectRejects(store.createMemberships([...rows, { ...rows[0]!, memberId: -1 }]), MissingReferenceError, 'memberId');
+    expect((await store.listMemberships(site.id, {}, { limit: 1 })).items).toEqual([]);
+
+    const ids = await store.createMemberships(rows);
+    expect(ids).toHaveLength(count);
+    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
+    const page = await store.listMemberships(site.id, {}, { afterId: ids[UNNEST_ROWS - 2]! - 1, limit: 3 });
+    expect(page.items.map((m) => [m.id, m.createdAt, m.type])).toEqual([
+      [ids[UNNEST_ROWS - 2], T0 + UNNEST_ROWS - 2, 'free'],
+      [ids[UNNEST_ROWS - 1], T0 + UNNEST_ROWS - 1, 'subscription'],
+      [ids[UNNEST_ROWS], T0 + UNNEST_ROWS, 'free'],
+    ]);
+    expect(await store.siteMetrics(site.id)).toEqual({ activeMemberCount: 3, freeMemberCount: 3, paidMemberCount: 3 });
+    expect(await store.planActiveMemberCounts(site.id, [free.id, paid.id, paid.id + 1])).toEqual(
+      new Map([[free.id, 3], [paid.id, 3], [paid.id + 1, 0]]),
+    );
+  });
+
+  test('member events and content views in big batches: ids in input order; a bad row is named as the one-row method names it', async () => {
+    const store = await fresh();
+    const site = await store.createSite(newSite('alpha'));
+    const other = await store.createSite(newSite('beta'));
+    const [ann] = await addMembers(store, site.id, 1);
+    const [stranger] = await addMembers(store, other.id, 1);
+    const space = await store.createContentSpace({ siteId: site.id, name: 'Library' });
+    const node = await store.createContentNode({ siteId: site.id, spaceId: space, name: 'Intro', type: 'article' });
+    const count = UNNEST_ROWS + 1;
+    const events = Array.from({ length: count }, (_, i) => ({
+      siteId: site.id, memberId: ann!, eventType: 'login' as const, details: { n: i, text: 'a "quoted", {braced} \\ value' }, createdAt: T0 + i,
+    }));
+    await expectRejects(store.createMemberEvents([...events, { ...events[0]!, memberId: stranger! }]), MissingReferenceError, 'memberId');
+    const eventIds = await store.createMemberEvents(events);
+    const last = await store.listMemberEvents(site.id, {}, { afterId: eventIds[count - 2], limit: 5 });
+    expect(last.items).toEqual([{ ...events[count - 1], id: eventIds[count - 1] }]);
+
+    const views = Array.from({ length: count }, (_, i) => ({ siteId: site.id, memberId: ann!, nodeId: node, viewedAt: T0 + i }));
+    await expectRejects(store.createContentViews([...views, { ...views[0]!, nodeId: node + 1 }]), MissingReferenceError, 'nodeId');
+    const viewIds = await store.createContentViews(views);
+    expect(viewIds.every((id, i) => i === 0 || id > viewIds[i - 1]!)).toBe(true);
+    expect((await store.listContentViews(site.id, {}, { afterId: viewIds[count - 2], limit: 5 })).items.map((v) => v.viewedAt)).toEqual([
+      T0 + count - 1,
+    ]);
+  });
+
+  test('a unique value taken between two sites at once: one wins, the other gets ConflictError', async () => {
+    const store = await fresh({ max: 4 });
+    const outcomes = await Promise.allSettled([store.createSite(newSite('same')), store.createSite(newSite('same'))]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const [refused] = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect(refused).toMatchObject({ field: 'subdomain' });
+  });
+});

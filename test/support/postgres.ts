@@ -1,0 +1,49 @@
+/**
+ * The PostgreSQL suites' server and stores. The server comes from the global setup
+ * (scripts/test-global-setup.ts): SVC_TEST_POSTGRES_URL, or a throwaway cluster. Without one
+ * the suites skip (the setup said why, once); under CI=true they fail instead, never skip.
+ *
+ * Each store gets a schema of its own in the one test database, migrated at open and dropped at
+ * close, so suites and tests running at once never see each other's rows.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, inject, test } from 'vitest';
+import { openPostgresStore } from '../../src/service/store/postgres';
+import type { Store } from '../../src/service/store/store';
+
+export const POSTGRES_URL: string | undefined = inject('postgresUrl') || undefined;
+const REQUIRED = process.env.CI === 'true';
+const MISSING = 'no PostgreSQL server: CI must install Debian\'s postgresql (.ci/run does), or set SVC_TEST_POSTGRES_URL';
+
+/** `describe` for a PostgreSQL suite: skipped without a server, failing under CI=true. */
+export function describePostgres(name: string, body: () => void): void {
+  if (POSTGRES_URL) describe(name, body);
+  else if (REQUIRED) describe(name, () => test('has a PostgreSQL server', () => { throw new Error(MISSING); }));
+  else describe.skip(name, body);
+}
+
+let admin: pg.Pool | undefined;
+
+/** A new, empty schema of the test database; its URL selects it (search_path). Dropped by `drop`. */
+export async function newPostgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!POSTGRES_URL) throw new Error(MISSING);
+  admin ??= new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+  const schema = `t_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return { url, drop: async () => void (await admin!.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)) };
+}
+
+/** A fresh PostgreSQL store in a schema of its own, which `close()` drops. */
+export async function newPostgresStore(options: { max?: number } = {}): Promise<Store> {
+  const { url, drop } = await newPostgresSchema();
+  const store = await openPostgresStore(url, options);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await drop();
+    },
+  };
+}
