@@ -11,6 +11,16 @@ export class UsageError extends Error {
 export const DEFAULT_DB = 'data/svc.db';
 export const DEFAULT_ADMIN_RATE_LIMIT = '120/60s';
 
+/** The most `svc serve --workers` starts: more processes than this only contend for the one database. */
+export const MAX_WORKERS = 64;
+
+/** `svc serve --workers N`: a whole number of processes, 1 (the default: no cluster) to MAX_WORKERS. */
+export function workersFlag(text: string): number {
+  const workers = /^\d{1,3}$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(workers >= 1 && workers <= MAX_WORKERS)) throw new UsageError(`--workers takes a whole number from 1 to ${MAX_WORKERS}, got ${JSON.stringify(text)}`);
+  return workers;
+}
+
 export function dbPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   return flag ?? env.SVC_DB ?? DEFAULT_DB;
 }

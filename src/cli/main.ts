@@ -1,8 +1,11 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
+import pg from 'pg';
 import { ValidationError } from '../service/domain/validation';
 import { ConflictError, SchemaVersionError } from '../service/store/errors';
 import { billingCommand, BILLING_USAGE } from './commands/billing';
+import { dbCommand, DB_USAGE } from './commands/db';
 import { keysCommand, KEYS_USAGE } from './commands/keys';
+import { migrateCommand, MIGRATE_USAGE } from './commands/migrate';
 import { outboxCommand, OUTBOX_USAGE } from './commands/outbox';
 import { seedCommand, SEED_USAGE } from './commands/seed';
 import { serveCommand, SERVE_USAGE } from './commands/serve';
@@ -17,9 +20,11 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) 
   keys: keysCommand,
   billing: billingCommand,
   outbox: outboxCommand,
+  migrate: migrateCommand,
+  db: dbCommand,
 };
 
-export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE].map((l) => `  ${l}`)].join('\n');
+export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE, ...MIGRATE_USAGE, ...DB_USAGE].map((l) => `  ${l}`)].join('\n');
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
   const [name, ...args] = argv;
@@ -45,7 +50,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     // The machine said no (a path that cannot hold the database, a port in use, a database
     // from a newer version): say what and where, without a stack trace.
-    if (/^(E[A-Z]+|SQLITE_\w+)$/.test(code) || error instanceof SchemaVersionError) {
+    if (/^(E[A-Z]+|SQLITE_\w+)$/.test(code) || error instanceof SchemaVersionError || error instanceof pg.DatabaseError) {
       io.err(`cannot go on: ${(error as Error).message}`);
       return 1;
     }

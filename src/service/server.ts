@@ -1,5 +1,8 @@
-/** Serves the app under node:http. Returns once listening; `close()` stops taking requests. */
-import type { Server } from 'node:http';
+/**
+ * Serves the app under node:http. Returns once listening; `close()` stops taking connections and
+ * resolves once the requests under way are answered.
+ */
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import type { Connection } from './http/client-address';
@@ -18,13 +21,30 @@ export interface RunningServer {
 export function listen(fetch: FetchHandler, port: number, hostname: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const handler = (request: Request, env: HttpBindings | Http2Bindings) => fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+    let closing = false;
+    const answering = new Set<ServerResponse>();
     const server = serve({ fetch: handler, port, hostname }, (info: AddressInfo) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
-        close: () => new Promise((done) => (server as Server).close(() => done())),
+        // Graceful: no new connections, idle keep-alive ones closed now, the rest once answered.
+        close: () =>
+          new Promise((done) => {
+            closing = true;
+            for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
+            server.close(() => done());
+            server.closeIdleConnections();
+          }),
       });
     }) as Server;
+    // Once closing, a connection is not kept alive after its answer: `Connection: close`, or
+    // closed when idle for an answer whose headers had gone already.
+    server.on('request', (_request, response: ServerResponse) => {
+      if (closing) response.shouldKeepAlive = false;
+      answering.add(response);
+      response.once('close', () => answering.delete(response));
+      response.once('finish', () => closing && server.closeIdleConnections());
+    });
     server.once('error', reject);
   });
 }

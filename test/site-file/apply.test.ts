@@ -143,7 +143,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
   });
 
   async function world(): Promise<World> {
-    const store = newStore();
+    const store = await newStore();
     open.push(store);
     const clock = fixtureClock(NOW);
     const app = await createServiceApp({ store, clock, passwords: createPasswordHasher(nodeScrypt, TEST_SCRYPT), signupRateLimit: 'off' });

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { parseRateLimit, RateLimiter } from '../../src/service/http/rate-limit';
+import { createMemoryStore } from '../../src/service/store/memory';
 
 test('parses N/Ts windows in every unit, and off', () => {
   expect(parseRateLimit('120/60s')).toEqual({ limit: 120, windowMs: 60_000 });
@@ -15,32 +16,32 @@ test('refuses malformed or empty limits', () => {
   }
 });
 
-test('allows a burst of the limit, then refuses with the exact whole-second wait', () => {
-  const limiter = new RateLimiter({ limit: 3, windowMs: 60_000 });
-  for (let i = 0; i < 3; i++) expect(limiter.check(1, 0)).toEqual({ allowed: true });
+test('allows a burst of the limit, then refuses with the exact whole-second wait', async () => {
+  const limiter = new RateLimiter(createMemoryStore(), 'test', { limit: 3, windowMs: 60_000 });
+  for (let i = 0; i < 3; i++) expect(await limiter.check(1, 0)).toEqual({ allowed: true });
   // One request's worth of allowance comes back every 20 s.
-  expect(limiter.check(1, 0)).toEqual({ allowed: false, retryAfterSeconds: 20 });
-  expect(limiter.check(1, 19_001)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-  expect(limiter.check(1, 20_000)).toEqual({ allowed: true });
-  expect(limiter.check(1, 20_000)).toEqual({ allowed: false, retryAfterSeconds: 20 });
+  expect(await limiter.check(1, 0)).toEqual({ allowed: false, retryAfterSeconds: 20 });
+  expect(await limiter.check(1, 19_001)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  expect(await limiter.check(1, 20_000)).toEqual({ allowed: true });
+  expect(await limiter.check(1, 20_000)).toEqual({ allowed: false, retryAfterSeconds: 20 });
 });
 
-test('a refused request does not use up allowance', () => {
-  const limiter = new RateLimiter({ limit: 1, windowMs: 1000 });
-  expect(limiter.check(1, 0).allowed).toBe(true);
-  for (let t = 0; t < 1000; t += 100) expect(limiter.check(1, t).allowed).toBe(false);
-  expect(limiter.check(1, 1000).allowed).toBe(true);
+test('keys are limited independently, and so are limiters of other namespaces on the same store', async () => {
+  const store = createMemoryStore();
+  const limiter = new RateLimiter(store, 'admin-key', { limit: 1, windowMs: 1000 });
+  const other = new RateLimiter(store, 'sign-up-email', { limit: 1, windowMs: 1000 });
+  expect((await limiter.check(1, 0)).allowed).toBe(true);
+  expect((await limiter.check(2, 0)).allowed).toBe(true);
+  expect((await other.check(1, 0)).allowed).toBe(true);
+  expect((await limiter.check(1, 0)).allowed).toBe(false);
 });
 
-test('keys are limited independently', () => {
-  const limiter = new RateLimiter({ limit: 1, windowMs: 1000 });
-  expect(limiter.check(1, 0).allowed).toBe(true);
-  expect(limiter.check(2, 0).allowed).toBe(true);
-  expect(limiter.check(1, 0).allowed).toBe(false);
-});
-
-test('the wait is never below one second', () => {
-  const limiter = new RateLimiter({ limit: 10, windowMs: 100 });
-  for (let i = 0; i < 10; i++) limiter.check(1, 0);
-  expect(limiter.check(1, 0)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+test('two limiters of one namespace on one store share the allowance, as two processes do', async () => {
+  const store = createMemoryStore();
+  const rate = { limit: 2, windowMs: 1000 };
+  const [a, b] = [new RateLimiter(store, 'admin-key', rate), new RateLimiter(store, 'admin-key', rate)];
+  expect((await a.check(7, 0)).allowed).toBe(true);
+  expect((await b.check(7, 0)).allowed).toBe(true);
+  expect((await a.check(7, 0)).allowed).toBe(false);
+  expect((await b.check(7, 0)).allowed).toBe(false);
 });

@@ -6,11 +6,13 @@ import { UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
 
-export const BILLING_USAGE = ['svc billing run [--at ISO-TIME] [--db PATH]   (svc serve runs it every 5 minutes)'];
+export const BILLING_USAGE = ['svc billing run [--at ISO-TIME] [--db PATH]   (svc serve runs it every 5 minutes; one run at a time)'];
 
 /**
  * Takes the charges that are due (renewals, instalments, retries; billing/renewals.ts) once,
- * deletes expired member sessions, and prints what happened as one JSON line. `--at` bills as if
+ * deletes expired member sessions and limits, and prints what happened as one JSON line. One run
+ * at a time over a database: while another holds the billing lease (`svc serve`'s, every few
+ * minutes), it bills nothing, says so, and exits 1. `--at` bills as if
  * it were that time (a time after now only: a test or a catch-up, never a charge taken twice,
  * since dates only move forward); sessions expired by then are deleted too.
  */
@@ -26,10 +28,11 @@ export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io:
     clock = () => at;
   }
   return withStore(values.db, env, async (store) => {
-    const report = await runRenewals({ store, clock, processor: new TestPaymentProcessor({ clock }) }, (error, what) =>
-      io.err(`${what}: ${(error as Error).message}`),
-    );
+    // Leases and limits at the real time, which `svc serve` keeps too, whatever --at says.
+    const deps = { store, clock, realClock: systemClock, processor: new TestPaymentProcessor({ clock }) };
+    const report = await runRenewals(deps, (error, what) => io.err(`${what}: ${(error as Error).message}`));
     io.out(JSON.stringify(report));
-    return report.errors > 0 ? 1 : 0;
+    if (report.busy) io.err('another billing run (svc serve\'s, or another svc billing run) holds the lease: nothing was billed; run it again later');
+    return report.errors > 0 || report.busy ? 1 : 0;
   });
 }

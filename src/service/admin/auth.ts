@@ -27,7 +27,7 @@ export function authenticate(store: Store, clock: Clock, limiter: RateLimiter | 
     const key = await findUsableKey(store, now, match[1]!);
     const site = key && (await store.getSite(key.siteId));
     if (!key || !site) throw denied('The API key is unknown, revoked or expired');
-    const decision = limiter?.check(key.id, now);
+    const decision = await limiter?.check(key.id, now);
     if (decision && !decision.allowed) {
       throw AdminError.of(429, 'rateLimited', `Too many requests; retry in ${decision.retryAfterSeconds} s`, 'base', {
         'retry-after': String(decision.retryAfterSeconds),

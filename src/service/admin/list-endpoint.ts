@@ -11,7 +11,7 @@ import type { AdminEnv } from './auth';
 import { requireScope } from './auth';
 import { canonicalFilters, type CursorCodec } from './cursor';
 import { AdminError } from './errors';
-import { jsonResponse } from '../http/json';
+import { adminJson } from './no-store';
 import { QueryReader, readPagingHeaders } from './params';
 
 export interface ListEndpoint<F extends object, R extends { id: number }, W> {
@@ -57,6 +57,6 @@ export function listHandler<F extends object, R extends { id: number }, W>(
     const last = page.items[page.items.length - 1];
     if (page.hasMore && last) headers['x-next-cursor'] = cursors.encode(cursorScope, last.id);
     if (total !== undefined) headers['x-total-count'] = String(total);
-    return jsonResponse(await def.toWire(store, site, page.items), 200, headers);
+    return adminJson(await def.toWire(store, site, page.items), headers);
   };
 }

@@ -14,9 +14,19 @@
  *
  * Attempts are counted from the member events, so a run that stops half-way loses nothing: the
  * next run finds the same due memberships and their attempts so far.
+ *
+ * Many processes may bill one database (`svc serve --workers`, `svc billing run`, several
+ * machines on PostgreSQL; decision 0025). One run at a time holds the store's `billing-run`
+ * lease, renewed as it goes; a run that finds it held does nothing. Beneath it, each membership
+ * is claimed (a lease of its own) and read again before it is charged, so even runs that overlap
+ * (a lease that lapsed mid-run, a member saving a card) charge a due period once; and the charge
+ * carries an idempotency key of the membership, due date and attempt, so a processor that honours
+ * keys does not charge twice for a biller that died between the charge and its record.
  */
 import type { Clock } from '../domain/clock';
+import { randomId } from '../domain/random';
 import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcessor } from '../payments/processor';
+import { ConflictError } from '../store/errors';
 import type { MembershipFilter } from '../store/queries';
 import type { MembershipPatch, MembershipRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -27,11 +37,26 @@ import { quotePlan } from './quote';
 
 export const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 export const MAX_ATTEMPTS = 4;
+/** The lease one billing run at a time holds; renewed before every page of memberships. */
+export const RUN_LEASE = 'billing-run';
+export const RUN_LEASE_MS = 5 * 60_000;
+/**
+ * How long a membership's claim holds: far longer than one charge takes. A biller that dies
+ * holding one leaves that membership to the first run after it lapses.
+ */
+export const CLAIM_MS = 30 * 60_000;
 
 export interface RenewalDeps {
   store: Store;
+  /** The time billed at. */
   clock: Clock;
   processor: PaymentProcessor;
+  /**
+   * The real time, which every process shares: leases are taken and kept, and limits swept, at
+   * it. Given when `clock` is not real (`svc billing run --at` bills as of a later date); `clock`
+   * when not given.
+   */
+  realClock?: Clock;
 }
 
 export interface RenewalReport {
@@ -55,30 +80,71 @@ export interface RenewalReport {
   errors: number;
   /** Member sessions deleted because they had expired (signed-out ones too, once past their expiry). */
   sessionsDeleted: number;
+  /** Rate cells, throttled keys and leases deleted because they limit nothing any more. */
+  limitsDeleted: number;
+  /** Another run (another process's) held the billing lease: this one did nothing. */
+  busy: boolean;
 }
 
 /** Told what failed (a membership, the session sweep) and why; the run goes on without it. */
 export type RenewalErrorHandler = (error: unknown, what: string) => void;
 
-const emptyReport = (): RenewalReport => ({ charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0, sessionsDeleted: 0 });
+const emptyReport = (): RenewalReport => ({
+  charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0, sessionsDeleted: 0, limitsDeleted: 0, busy: false,
+});
+
+const realTime = (deps: RenewalDeps) => (deps.realClock ?? deps.clock)();
+
+/** The run's lease was taken by another run (ours lapsed): it stops, and the other goes on. */
+class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
 
 type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
 
 /**
  * Every site's memberships that are due at `now`, each handled once; then the housekeeping that
- * runs on the same timer: expired member sessions are deleted, so the table does not grow with
- * every sign-in ever made.
+ * runs on the same timer: expired member sessions and limits are deleted, so the tables do not
+ * grow with every sign-in ever made. Nothing at all when another run holds the billing lease.
  */
 export async function runRenewals(deps: RenewalDeps, onError: RenewalErrorHandler = () => undefined): Promise<RenewalReport> {
   const report = emptyReport();
-  for (const site of await deps.store.listSites()) await renewSite(deps, site, report, onError);
+  const holder = randomId(16);
+  const keepLease = async () => {
+    if (!(await deps.store.tryLease(RUN_LEASE, holder, realTime(deps), RUN_LEASE_MS))) throw new LeaseLostError('another billing run took the lease');
+  };
+  try {
+    await keepLease();
+  } catch (error) {
+    if (error instanceof LeaseLostError) return { ...report, busy: true };
+    throw error;
+  }
+  try {
+    for (const site of await deps.store.listSites()) await renewSite(deps, site, report, onError, keepLease);
+    await sweep(deps, report, onError);
+  } catch (error) {
+    if (!(error instanceof LeaseLostError)) throw error;
+    report.errors++;
+    onError(error, 'the run stopped: its lease lapsed and another run has it');
+  } finally {
+    await deps.store.releaseLease(RUN_LEASE, holder);
+  }
+  return report;
+}
+
+async function sweep(deps: RenewalDeps, report: RenewalReport, onError: RenewalErrorHandler): Promise<void> {
   try {
     report.sessionsDeleted = await deps.store.deleteExpiredSessions(deps.clock());
   } catch (error) {
     report.errors++;
     onError(error, 'the expired member sessions could not be deleted');
   }
-  return report;
+  try {
+    report.limitsDeleted = await deps.store.deleteExpiredLimits(realTime(deps));
+  } catch (error) {
+    report.errors++;
+    onError(error, 'the expired limits could not be deleted');
+  }
 }
 
 /**
@@ -97,11 +163,18 @@ function isDue(m: MembershipRecord, now: number): boolean {
   return membershipStatus(m, now) === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
 }
 
-async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalReport, onError: RenewalErrorHandler): Promise<void> {
+async function renewSite(
+  deps: RenewalDeps,
+  site: SiteRecord,
+  report: RenewalReport,
+  onError: RenewalErrorHandler,
+  keepLease: () => Promise<void>,
+): Promise<void> {
   const now = deps.clock();
   const each = async (filter: MembershipFilter, act: (membership: MembershipRecord) => Promise<void>) => {
     let afterId: number | undefined;
     for (;;) {
+      await keepLease();
       const page = await deps.store.listMemberships(site.id, filter, { limit: 200, ...(afterId !== undefined && { afterId }) });
       for (const membership of page.items) {
         try {
@@ -143,11 +216,11 @@ async function renewSite(deps: RenewalDeps, site: SiteRecord, report: RenewalRep
 }
 
 /**
- * Memberships being billed in this process right now. The timer's run and a member saving a
- * card (`chargeOverdue`) may reach the same membership at once; the second one leaves it.
+ * Bills the membership under its claim. The timer's run, a member saving a card
+ * (`chargeOverdue`) and other processes' runs may reach the same membership at once: the one
+ * that claims it first bills it, the others leave it. Read again once claimed: whoever billed it
+ * before has recorded what they did by the time their claim ended.
  */
-const inFlight = new Set<string>();
-
 async function renewOne(
   deps: RenewalDeps,
   site: SiteRecord,
@@ -155,18 +228,17 @@ async function renewOne(
   report: RenewalReport,
   options: { retryNow: boolean },
 ): Promise<void> {
-  const key = `${site.id}:${listed.id}`;
-  if (inFlight.has(key)) {
+  const claim = `renewal:${site.id}:${listed.id}`;
+  const holder = randomId(16);
+  if (!(await deps.store.tryLease(claim, holder, realTime(deps), CLAIM_MS))) {
     report.waiting++;
     return;
   }
-  inFlight.add(key);
   try {
-    // Read again: the page it was listed on may be older than a charge just taken.
     const membership = (await deps.store.listMembershipsOfMember(site.id, listed.memberId)).find((m) => m.id === listed.id);
     if (membership && isDue(membership, deps.clock())) await bill(deps, site, membership, report, options);
   } finally {
-    inFlight.delete(key);
+    await deps.store.releaseLease(claim, holder);
   }
 }
 
@@ -209,7 +281,9 @@ async function bill(
   let outcome: { paid: true; chargeId: string; invoiceId: string } | { paid: false; chargeId?: string; invoiceId?: string; reason: string };
   try {
     if (!card) throw new UnknownPaymentReferenceError('paymentMethod', 'none saved');
-    const receipt = await processor.charge(member.processorCustomerId, card.processorId, { amountCents: recurring.amountCents, currency, description });
+    // One charge per membership, due date and attempt, whoever asks for it and however often.
+    const idempotencyKey = `renewal:${site.id}:${membership.id}:${dueAt}:${failures.length + 1}`;
+    const receipt = await processor.charge(member.processorCustomerId, card.processorId, { amountCents: recurring.amountCents, currency, description, idempotencyKey });
     outcome = { paid: true, ...receipt };
   } catch (error) {
     if (error instanceof PaymentDeclinedError) outcome = { paid: false, chargeId: error.chargeId, invoiceId: error.invoiceId, reason: error.declineCode };
@@ -227,7 +301,17 @@ async function bill(
       subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, totalCents: recurring.amountCents, currency,
       status: outcome.paid ? 'paid' : 'failed', description, createdAt: now,
     };
-    await store.createInvoice(invoice, outcome.paid ? receiptMails(site, member, plan, invoice) : notices);
+    try {
+      await store.createInvoice(invoice, outcome.paid ? receiptMails(site, member, plan, invoice) : notices);
+    } catch (error) {
+      // The processor answered a charge taken before under the same key, and the biller that
+      // took it (whose claim had lapsed, though it lived) has recorded it: nothing is left to do.
+      if (error instanceof ConflictError && error.field === 'processorInvoiceId') {
+        report.waiting++;
+        return;
+      }
+      throw error;
+    }
   } else if (notices.length > 0) {
     await store.queueMail(notices);
   }

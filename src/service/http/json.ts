@@ -1,7 +1,9 @@
-/** Every JSON body the service sends goes through here, so the media type is never forgotten. */
+/**
+ * Every JSON body the service sends goes through here, so the media type is never forgotten, and
+ * the security headers are in from the start (./security-headers: nothing to add on the way out).
+ */
+import { securedResponse } from './security-headers';
+
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  return securedResponse(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
 }

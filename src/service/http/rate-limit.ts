@@ -1,38 +1,26 @@
 /**
- * Per-key rate limit (Admin API keys, sign-ups per e-mail and per client address) as a generic cell rate algorithm: `limit` requests per `windowMs`, with
- * bursts up to `limit`. One number per key (its theoretical arrival time), so memory stays
- * small, and the wait it reports is exact rather than "until the window resets".
+ * Per-key rate limits (Admin API keys, sign-ups per e-mail and per client address) as a generic
+ * cell rate algorithm: `limit` requests per `windowMs`, with bursts up to `limit`. The cell lives
+ * in the store (Store.takeRateToken), so every process serving the database counts against one
+ * allowance (issue 16, decision 0025), and the wait it reports is exact rather than "until the
+ * window resets".
  */
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
+import type { LimitDecision, RateRule } from '../store/records';
+import type { Store } from '../store/store';
 
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type RateLimit = RateRule;
+export type RateDecision = LimitDecision;
 
-export class RateLimiter<Key = number> {
-  private readonly tat = new Map<Key, number>();
-  private readonly intervalMs: number;
-  private checks = 0;
+export class RateLimiter {
+  /** `namespace` keeps this limiter's keys apart from every other's in the store's one table. */
+  constructor(
+    private readonly store: Pick<Store, 'takeRateToken'>,
+    private readonly namespace: string,
+    private readonly rate: RateLimit,
+  ) {}
 
-  constructor(private readonly rate: RateLimit) {
-    this.intervalMs = rate.windowMs / rate.limit;
-  }
-
-  check(keyId: Key, now: number): RateDecision {
-    if (++this.checks % 10_000 === 0) this.forgetIdle(now);
-    const tat = Math.max(this.tat.get(keyId) ?? now, now);
-    const next = tat + this.intervalMs;
-    if (next - now > this.rate.windowMs) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((next - this.rate.windowMs - now) / 1000)) };
-    }
-    this.tat.set(keyId, next);
-    return { allowed: true };
-  }
-
-  /** Keys whose allowance is full again hold no information worth keeping. */
-  private forgetIdle(now: number): void {
-    for (const [keyId, tat] of this.tat) if (tat <= now) this.tat.delete(keyId);
+  check(key: string | number, now: number): Promise<RateDecision> {
+    return this.store.takeRateToken(`${this.namespace}:${key}`, now, this.rate);
   }
 }
 

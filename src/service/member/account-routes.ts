@@ -34,7 +34,7 @@ export async function confirmCurrentPassword(
   password: string,
 ): Promise<void> {
   const hash = (await store.findMemberLogin(site.id, member.email))?.passwordHash;
-  const valid = await throttle.attempt(`${site.id}\n${member.email}`, clock, 'password', async () => !!hash && (await passwords.verify(password, hash)));
+  const valid = await throttle.attempt(site.id, member.email, clock, 'password', async () => !!hash && (await passwords.verify(password, hash)));
   if (!valid) throw MemberError.of(401, 'invalidCredentials', 'The current password is wrong', 'password');
 }
 

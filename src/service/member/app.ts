@@ -55,8 +55,8 @@ type MemberEnv = { Variables: { site: SiteRecord } };
 
 export function memberApi({ store, clock, passwords, processor, signupsPerAddress, trustedProxies, demoMailbox }: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
-  const throttle = new SignInThrottle();
-  const signupLimits = new SignupLimits(signupsPerAddress);
+  const throttle = new SignInThrottle(store);
+  const signupLimits = new SignupLimits(store, signupsPerAddress);
   let proxyWarned = false;
   const addressOf = (c: Context<MemberEnv>) => {
     if (trustedProxies === 0 && !proxyWarned && c.req.header('x-forwarded-for') !== undefined) {
@@ -137,7 +137,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     const problems: Problems = [];
     const returnTo = readReturnTo(body.returnTo, site, problems);
     if (problems.length > 0) throw MemberError.fields(problems);
-    signupLimits.count(site.id, input.email, addressOf(c), clock());
+    await signupLimits.count(site.id, input.email, addressOf(c), clock());
     const confirmFirst = site.mail?.requireConfirmedEmail === true;
     const { password, ...profile } = input;
     // Hashed whether or not the address is taken, so the answer takes as long either way.
@@ -189,7 +189,7 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     if (problems.length > 0) throw MemberError.fields(problems);
 
     const login = await store.findMemberLogin(site.id, email);
-    const signedIn = await throttle.attempt(`${site.id}\n${email}`, clock, 'base', async () => {
+    const signedIn = await throttle.attempt(site.id, email, clock, 'base', async () => {
       const valid = await passwords.verify(password, login?.passwordHash ?? (await decoy()));
       return !!login?.passwordHash && valid;
     });

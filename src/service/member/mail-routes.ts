@@ -104,6 +104,8 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
       events: [{ eventType: 'passwordReset', details: {}, createdAt: now }],
     });
     if (!outcome.redeemed) throw tokenError(outcome.reason);
+    // The link came to the member's inbox: whoever failed to guess the old password is no reason to keep them out.
+    await deps.throttle.clear(site.id, outcome.member.email);
     return deps.sessionAnswer(site, outcome.member, session.token, outcome.session!);
   });
 

@@ -34,6 +34,12 @@ export interface ChargeRequest {
   currency: string;
   /** Shown on the invoice, e.g. the plan's name. */
   description: string;
+  /**
+   * The same key a second time is the same charge: no money moves again, and the answer is the
+   * first one's (Stripe's `Idempotency-Key`). The billing run sends one per membership, due date
+   * and attempt.
+   */
+  idempotencyKey?: string;
 }
 
 export interface ChargeReceipt {

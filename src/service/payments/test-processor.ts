@@ -17,6 +17,9 @@
  * taken as it would have been then. 0341 is saved as `pm_test_declined_…`; ids of 0002 and 9995
  * saved before those were refused at saving (`pm_test_declined_…`, `pm_test_nofunds_…`) keep
  * failing their charges as they did.
+ *
+ * A charge's idempotency key is kept a day, as Stripe keeps them: the same key again answers
+ * what the first charge did, and charges nothing. In this process's memory only.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
@@ -59,6 +62,9 @@ export interface TestProcessorOptions {
   randomPart?: () => string;
 }
 
+/** How long a charge's idempotency key is remembered. */
+const IDEMPOTENCY_MS = 24 * 3600_000;
+
 interface StoredMethod {
   method: PaymentMethod;
   decline?: DeclineCode;
@@ -74,6 +80,8 @@ interface Customer {
 
 export class TestPaymentProcessor implements PaymentProcessor {
   private readonly customers = new Map<string, Customer>();
+  /** Charges by idempotency key, oldest first. */
+  private readonly charges = new Map<string, { at: EpochMs; outcome: Promise<ChargeReceipt> }>();
   private readonly clock: Clock;
   private readonly randomPart: () => string;
 
@@ -104,7 +112,22 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return [...this.customer(customerId).methods.values()].map(({ method }) => ({ ...method }));
   }
 
-  async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
+  charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
+    const key = request.idempotencyKey;
+    if (key === undefined) return this.chargeOnce(customerId, paymentMethodId, request);
+    const now = this.clock();
+    for (const [old, { at }] of this.charges) {
+      if (at > now - IDEMPOTENCY_MS) break;
+      this.charges.delete(old);
+    }
+    const earlier = this.charges.get(key);
+    if (earlier) return earlier.outcome;
+    const outcome = this.chargeOnce(customerId, paymentMethodId, request);
+    this.charges.set(key, { at: now, outcome });
+    return outcome;
+  }
+
+  private async chargeOnce(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
     const customer = this.customer(customerId);
     const stored = customer.methods.get(paymentMethodId) ?? (customer.earlier ? this.methodFromEarlierRun(customer, paymentMethodId) : undefined);
     if (!stored) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);

@@ -3,16 +3,18 @@
  * SQLite file, an optional `setup` fills it through the store (plans, fields, content: the CLI
  * has no command for them), then `svc serve` runs on a free port (cheap scrypt: SVC_SCRYPT=test).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { repoRoot } from '../../../scripts/lib/paths';
 import type { SiteRecord } from '../../../src/service/store/records';
 import { openSqliteStore } from '../../../src/service/store/sqlite';
 import type { Store } from '../../../src/service/store/store';
+import { run, servingUrl, svc } from '../../support/svc-process';
 import { SITE_DOMAIN } from './chromium';
+
+export { run, svc };
 
 export const SUBDOMAIN = 'shop';
 /**
@@ -37,25 +39,6 @@ export interface RunningService {
    */
   withStore<T>(use: (store: Store, site: SiteRecord) => Promise<T>): Promise<T>;
   stop(): Promise<void>;
-}
-
-/** A `svc` command as a child process, with the environment given on top of this one. */
-export function svc(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(repoRoot, 'bin/svc.js'), ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/** Runs a `svc` command to its end; fails with its output unless it exits 0. */
-export async function run(args: string[], env: Record<string, string>): Promise<void> {
-  const child = svc(args, env);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`svc ${args.join(' ')} exited with ${code}:\n${output}`);
 }
 
 export interface ServiceOptions {
@@ -145,18 +128,6 @@ export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoSe
     await stop();
     throw error;
   }
-}
-
-/** The address `svc serve` says it is serving on; every stderr line goes to `log`. Rejects when it exits first. */
-function servingUrl(serve: ChildProcess, log: string[]): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    createInterface({ input: serve.stderr! }).on('line', (line) => {
-      log.push(line);
-      const match = /serving on (http:\/\/\S+)/.exec(line);
-      if (match) resolve(match[1]!);
-    });
-    serve.once('close', (code) => reject(new Error(`svc serve exited with ${code}:\n${log.join('\n')}`)));
-  });
 }
 
 /** Stops `svc serve` the way Ctrl-C does and removes its temporary directory. */

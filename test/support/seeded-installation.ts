@@ -1,0 +1,119 @@
+/**
+ * An installation with a row in every table, for the suites that move or copy a whole database:
+ * `svc seed` (the demo site, 300 members with their memberships, payments, events and views), a
+ * site file applied (the newsletter), an Admin API key, and members who used the member API (a
+ * session, metadata, a replaced card, mail and its links, limits). `withService` runs the service
+ * over any database in this process, as `svc serve` builds it.
+ */
+import { join } from 'node:path';
+import type { Hono } from 'hono';
+import { expect } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths';
+import type { SessionResponse, SiteConfig } from '../../src/contract/member';
+import { createServiceApp } from '../../src/service/app';
+import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
+import { nodeScrypt } from '../../src/service/platform/node-scrypt';
+import { openStore } from '../../src/service/store/open';
+import type { Store } from '../../src/service/store/store';
+import { sqliteRows, type TableRows } from './sqlite-contents';
+import { runSvc } from './svc-main';
+
+export interface Credentials { email: string; password: string }
+
+export interface SeededInstallation {
+  db: string;
+  adminKey: string;
+  /** A cursor the Admin API handed out, and the page it leads to. */
+  cursor: string;
+  pageAfterCursor: unknown;
+  /** A member's session, handed out while seeding. */
+  session: { token: string; memberId: number };
+  /** A member whose password was changed after a reset link was mailed (the link's row is deleted). */
+  changedPassword: Credentials;
+  /** Every table's rows, the SQLite sequences among them. */
+  rows: TableRows;
+}
+
+const NEWSLETTER = { subdomain: 'newsletter', origin: 'http://newsletter.localhost' };
+
+export async function seedInstallation(db: string): Promise<SeededInstallation> {
+  await expectOk(runSvc(['seed', '--members', '300', '--seed', '7', '--db', db], {}));
+  await expectOk(runSvc(['sites', 'apply', join(repoRoot, 'examples/sites/newsletter.yaml'), '--db', db], {}));
+  const adminKey = (await expectOk(runSvc(['keys', 'create', '--site', 'demo', '--scopes', 'read.members,read.plans', '--db', db], {}))).out[0]!;
+
+  const reader = { email: 'reader@example.com', password: 'reader password' };
+  const carded = { email: 'carded@example.com', password: 'carded password' };
+  const forgetful = { email: 'forgetful@example.com', password: 'forgetful password' };
+  const seeded = await withService(db, async (api) => {
+    const one = await api.signUp(reader);
+    await api.expect(200, 'PATCH', '/me/metadata', { newsletter: { issues: [39, 40], format: 'html' } }, one.token);
+    const two = await api.signUp(carded);
+    // A card saved, then replaced: the first card's row is deleted.
+    await api.expect(200, 'PUT', '/payment-method', { cardNumber: '5555555555554444', cardExpiry: '12/34', cardCvc: '123' }, two.token);
+    await api.expect(200, 'PUT', '/payment-method', { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }, two.token);
+    // A reset link mailed last, then made void by a password change: the highest member_tokens row is deleted.
+    const three = await api.signUp(forgetful);
+    await api.expect(202, 'POST', '/password-reset', { email: forgetful.email });
+    await api.expect(204, 'PUT', '/me/password', { password: forgetful.password, newPassword: 'remembered at last' }, three.token);
+    // A billing run under way when the service stopped holds its lease.
+    expect(await api.store.tryLease('billing-run', 'a stopped process', Date.now(), 5 * 60_000)).toBe(true);
+    const first = await api.admin(adminKey, '/members', { 'x-items-after': '5' });
+    const cursor = first.headers.get('x-next-cursor')!;
+    expect(cursor).toBeTruthy();
+    const page = await api.admin(adminKey, '/members', { 'x-items-after': '5', 'x-cursor': cursor });
+    return { cursor, pageAfterCursor: await page.json(), session: { token: one.token, memberId: one.memberInfo.id } };
+  });
+  return { db, adminKey, ...seeded, changedPassword: { ...forgetful, password: 'remembered at last' }, rows: sqliteRows(db) };
+}
+
+export async function expectOk<T extends { code: number; err: string }>(run: Promise<T>): Promise<T> {
+  const result = await run;
+  expect(result.code, result.err).toBe(0);
+  return result;
+}
+
+export interface ServiceCalls {
+  store: Store;
+  /** A member API request to the newsletter site; fails the test unless the status is `status`. */
+  expect(status: number, method: string, path: string, json?: unknown, token?: string): Promise<Response>;
+  signUp(who: Credentials): Promise<SessionResponse>;
+  admin(key: string, path: string, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** The service over the database, in this process (createServiceApp over openStore), as `svc serve` builds it. */
+export async function withService<T>(database: string, use: (calls: ServiceCalls) => Promise<T>): Promise<T> {
+  const store = await openStore(database, { maxConnections: 2 });
+  try {
+    const app: Hono = await createServiceApp({ store, passwords: createPasswordHasher(nodeScrypt, TEST_SCRYPT), signupRateLimit: 'off' });
+    const request = async (status: number, method: string, path: string, json?: unknown, token?: string) => {
+      const response = await app.request(`http://svc.test/member/v1/sites/${NEWSLETTER.subdomain}${path}`, {
+        method,
+        headers: {
+          origin: NEWSLETTER.origin,
+          ...(json !== undefined && { 'content-type': 'application/json' }),
+          ...(token !== undefined && { authorization: `Bearer ${token}` }),
+        },
+        ...(json !== undefined && { body: JSON.stringify(json) }),
+      });
+      if (response.status !== status) expect.fail(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return response;
+    };
+    let fields: SiteConfig['signupFields'] | undefined;
+    const calls: ServiceCalls = {
+      store,
+      expect: request,
+      async signUp(who) {
+        fields ??= ((await (await request(200, 'GET', '/config')).json()) as SiteConfig).signupFields;
+        const customFields = Object.fromEntries(
+          fields.filter((f) => f.required).map((f) => [f.id, f.type === 'checkbox' ? true : f.options![0]!.value]),
+        );
+        return (await request(201, 'POST', '/members', { ...who, customFields })).json() as Promise<SessionResponse>;
+      },
+      admin: (key, path, headers = {}) =>
+        Promise.resolve(app.request(`http://svc.test/admin/v1${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } })),
+    };
+    return await use(calls);
+  } finally {
+    await store.close();
+  }
+}
