@@ -7,6 +7,7 @@
  * It also gives the PostgreSQL suites their server (test/support/postgres.ts): the one
  * SVC_TEST_POSTGRES_URL names, or else a throwaway cluster started here and stopped at the end.
  */
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureBuild } from './lib/ensure-build';
 import { ALL_BUILD_PARTS } from './lib/paths';
@@ -23,8 +24,26 @@ let cluster: TempCluster | undefined;
 
 export default async function setup(project: TestProject): Promise<() => void> {
   if ((await ensureBuild(ALL_BUILD_PARTS)) === 'failed') console.warn('[test] the build failed: the suites that load dist/ will fail');
-  project.provide('postgresUrl', await postgresServer());
-  return () => cluster?.stop();
+  const postgresUrl = await postgresServer();
+  project.provide('postgresUrl', postgresUrl);
+  return async () => {
+    if (cluster) cluster.stop();
+    else if (postgresUrl) await dropTestSchemas(postgresUrl);
+  };
+}
+
+/** The schemas the suites made (test/support/postgres.ts: `t_<pid>_<random>`) on a server they were given. */
+async function dropTestSchemas(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname ~ '^t_[0-9]+_[0-9a-f]+$'`);
+    for (const { name } of rows) await client.query(`DROP SCHEMA ${name} CASCADE`);
+  } catch (error) {
+    console.warn(`[test] could not drop the test schemas: ${(error as Error).message}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function postgresServer(): Promise<string> {
