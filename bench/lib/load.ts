@@ -24,6 +24,10 @@ export interface LoadSettings {
   warmupSec: number;
   /** The bench's own processes (servers, this one): CPU used by any other process is noise. */
   pids: number[];
+  /** The server under load (one of `pids`): its CPU, with its workers', is reported apart. */
+  serverPid?: number;
+  /** The database server (one of `pids`; PostgreSQL's postmaster): its CPU, with its backends', apart. */
+  dbPid?: number;
 }
 
 export interface ScenarioResult {
@@ -78,7 +82,7 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
     }
   }
   const errorSamples = new Set<string>();
-  const endCpu = cpuWindow(settings.pids);
+  const endCpu = cpuWindow(settings.pids, settings.serverPid, settings.dbPid);
   const r = await measure(scenario, settings.connections, settings.durationSec, errorSamples);
   const cpu = endCpu();
   const status: Record<string, number> = {};

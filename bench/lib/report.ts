@@ -74,12 +74,12 @@ export function formatChecks(checks: Check[]): string {
   return checks.map((c) => `${c.pass ? 'PASS' : 'MISS'}  ${c.name.padEnd(width)}  ${c.detail}`).join('\n');
 }
 
-/** Writes the whole record as bench/results/admin-api-<timestamp>.json; returns the path. */
-export function writeResults(benchDir: string, record: object): string {
+/** Writes the whole record as bench/results/<name>-<timestamp>.json; returns the path. */
+export function writeResults(benchDir: string, record: object, name = 'admin-api'): string {
   const dir = join(benchDir, 'results');
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const path = join(dir, `admin-api-${stamp}.json`);
+  const path = join(dir, `${name}-${stamp}.json`);
   writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
 }

@@ -176,11 +176,22 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     return serveFile(request, path, EXAMPLE_HEADERS);
   };
   return (request, connection) => {
+    // Most requests are the app's: parsing their URL here would cost them more than routing does.
+    if (!mayBeStatic(request.url)) return next(request, connection);
     const { pathname, search } = new URL(request.url);
     const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
     // The app's own answers carry the security headers already (app.ts sets them where they leave).
     return area ? withSecurityHeaders(serveStatic(request, area, pathname, search)) : next(request, connection);
   };
+}
+
+/**
+ * False when the path of `url` (absolute, as a Request's is: the URL parser has resolved its dot
+ * segments) cannot be one of the static areas', so the exact test above may be skipped.
+ */
+function mayBeStatic(url: string): boolean {
+  const path = url.indexOf('/', url.indexOf('//') + 2);
+  return path !== -1 && (url.startsWith('/scripts/', path) || url.startsWith('/examples', path));
 }
 
 /**

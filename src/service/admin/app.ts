@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { Clock } from '../domain/clock';
 import { parseId } from '../domain/validation';
+import { jsonResponse } from '../http/json';
 import type { Store } from '../store/store';
 import { authenticate, requireScope, type AdminEnv } from './auth';
 import { CursorCodec } from './cursor';
@@ -18,7 +19,6 @@ import {
 } from './endpoints';
 import { AdminError, notFound } from './errors';
 import { listHandler } from './list-endpoint';
-import { adminJson, noStore } from './no-store';
 import { openApiDocument } from './openapi';
 import { RateLimiter, type RateLimit } from '../http/rate-limit';
 import { toSite } from './serialize';
@@ -43,7 +43,7 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   // so it wraps the key check and every route; the app adds nosniff and the JSON CSP (app.ts).
   app.use('*', async (c, next) => {
     await next();
-    noStore(c.res);
+    c.res.headers.set('cache-control', 'no-store');
   });
 
   app.get('/openapi.json', () => new Response(openApiBody, { headers: { 'content-type': 'application/json' } }));
@@ -54,7 +54,7 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   // One item, so never a next page; the header says so like every other list's.
   app.get('/sites', async (c) => {
     const site = c.get('site');
-    return adminJson([toSite(site, await store.siteMetrics(site.id))], {
+    return jsonResponse([toSite(site, await store.siteMetrics(site.id))], 200, {
       'x-total-count': '1',
       'x-has-more-items-after': 'false',
     });
@@ -68,7 +68,7 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
     const plan = planId === undefined ? undefined : await store.getPlan(c.get('site').id, planId);
     if (!plan) throw notFound(`No plan with id ${JSON.stringify(id.slice(0, 50))}`);
     const [wire] = await plansWithCounts(store, plan.siteId, [plan]);
-    return adminJson(wire);
+    return jsonResponse(wire);
   });
 
   app.get(plansEndpoint.path, listHandler(plansEndpoint, store, cursors));

@@ -11,7 +11,7 @@ import type { AdminEnv } from './auth';
 import { requireScope } from './auth';
 import { canonicalFilters, type CursorCodec } from './cursor';
 import { AdminError } from './errors';
-import { adminJson } from './no-store';
+import { jsonResponse } from '../http/json';
 import { QueryReader, readPagingHeaders } from './params';
 
 export interface ListEndpoint<F extends object, R extends { id: number }, W> {
@@ -32,7 +32,8 @@ export function listHandler<F extends object, R extends { id: number }, W>(
   return async (c: Context<AdminEnv>): Promise<Response> => {
     const site = c.get('site');
     requireScope(c.get('key'), def.scope);
-    const query = new QueryReader(new URL(c.req.url).searchParams);
+    // Parsing the URL again costs more than the rest of reading the request: only when it has a query.
+    const query = new QueryReader(c.req.url.includes('?') ? new URL(c.req.url).searchParams : new URLSearchParams());
     const filter = def.filters(query);
     const paging = readPagingHeaders(c.req.raw.headers, query);
     query.done();
@@ -49,14 +50,12 @@ export function listHandler<F extends object, R extends { id: number }, W>(
         );
       }
     }
-    const [page, total] = await Promise.all([
-      def.list(store, site.id, filter, { limit: paging.limit, ...(afterId !== undefined && { afterId }) }),
-      def.total?.(store, site.id, filter),
-    ]);
+    const list = def.list(store, site.id, filter, { limit: paging.limit, ...(afterId !== undefined && { afterId }) });
+    const [page, total] = def.total ? await Promise.all([list, def.total(store, site.id, filter)]) : [await list];
     const headers: Record<string, string> = { 'x-has-more-items-after': String(page.hasMore) };
     const last = page.items[page.items.length - 1];
     if (page.hasMore && last) headers['x-next-cursor'] = cursors.encode(cursorScope, last.id);
     if (total !== undefined) headers['x-total-count'] = String(total);
-    return adminJson(await def.toWire(store, site, page.items), headers);
+    return jsonResponse(await def.toWire(store, site, page.items), 200, headers);
   };
 }

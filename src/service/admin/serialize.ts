@@ -11,8 +11,8 @@ import type {
   PlanRecord,
   SiteRecord,
 } from '../store/records';
+import { isoTime as iso } from '../http/json';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrUndefined = (ms: number | undefined) => (ms === undefined ? undefined : iso(ms));
 
 export function toSite(r: SiteRecord, metrics: SiteMetrics): Site {
