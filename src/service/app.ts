@@ -18,6 +18,7 @@ import { systemClock, type Clock } from './domain/clock';
 import { jsonResponse } from './http/json';
 import { SITE_SCHEMA_PATH, siteJsonSchemaText } from './site-file/json-schema';
 import { withSecurityHeaders } from './http/security-headers';
+import { replaceAnswer } from './http/answer';
 import type { Store } from './store/store';
 import type { PaymentProcessor } from './payments/processor';
 import { TestPaymentProcessor } from './payments/test-processor';
@@ -61,8 +62,7 @@ export async function createServiceApp({
   // First, so it wraps everything below: routes, errors, not-founds and CORS preflights alike.
   app.use('*', async (c, next) => {
     await next();
-    const secured = withSecurityHeaders(c.res);
-    if (secured !== c.res) c.res = secured;
+    replaceAnswer(c, withSecurityHeaders(c.res));
   });
   app.get('/healthz', () => jsonResponse({ ok: true }));
   // Public and the same for everyone: any origin may read it (editors on the web fetch it too).

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { Clock } from '../domain/clock';
 import { parseId } from '../domain/validation';
+import { replaceAnswer, withHeaders } from '../http/answer';
 import { jsonResponse } from '../http/json';
 import type { Store } from '../store/store';
 import { authenticate, requireScope, type AdminEnv } from './auth';
@@ -33,6 +34,7 @@ export interface AdminApiOptions {
 }
 
 export const ADMIN_BASE_PATH = '/admin/v1';
+const NO_STORE = { 'cache-control': 'no-store' };
 
 export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOptions): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
@@ -43,7 +45,7 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   // so it wraps the key check and every route; the app adds nosniff and the JSON CSP (app.ts).
   app.use('*', async (c, next) => {
     await next();
-    c.res.headers.set('cache-control', 'no-store');
+    replaceAnswer(c, withHeaders(c.res, NO_STORE));
   });
 
   app.get('/openapi.json', () => new Response(openApiBody, { headers: { 'content-type': 'application/json' } }));

@@ -1,9 +1,11 @@
-/** Every JSON body the service sends goes through here, so the media type is never forgotten. */
+import { answer } from './answer';
+
+/**
+ * Every JSON body the service sends goes through here, so the media type is never forgotten; its
+ * headers stay plain on the way out (./answer).
+ */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  return answer(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
 }
 
 const DAY_MS = 86_400_000;

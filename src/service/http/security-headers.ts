@@ -5,6 +5,7 @@
  * handler (static-files.ts, which wraps the app under `svc serve`). Pages set their own policy
  * (static-files.ts), which is kept.
  */
+import { headerOf, withHeaders } from './answer';
 
 /**
  * For a JSON answer opened as a page: nothing loads or runs, and no other site can frame it.
@@ -12,24 +13,17 @@
  */
 export const JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** Sets the headers on `response`; answers it, or a copy when its headers cannot be changed. */
-export function withSecurityHeaders(response: Response): Response {
-  try {
-    secure(response.headers);
-    return response;
-  } catch {
-    // Immutable headers (a Response.redirect(), a fetched answer): the same answer, re-headed.
-    const copy = new Response(response.body, response);
-    secure(copy.headers);
-    return copy;
-  }
-}
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i;
 
-function secure(headers: Headers): void {
+/**
+ * `response` with the headers (./answer: an answer of ours made anew with them, any other changed
+ * in place or copied when its headers cannot be changed).
+ */
+export function withSecurityHeaders(response: Response): Response {
   // No browser may guess another type than the one sent (a JSON body read as HTML, say).
-  headers.set('x-content-type-options', 'nosniff');
-  const type = headers.get('content-type') ?? '';
-  if (/^application\/([\w.-]+\+)?json\b/i.test(type) && !headers.has('content-security-policy')) {
-    headers.set('content-security-policy', JSON_CONTENT_SECURITY_POLICY);
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff' };
+  if (JSON_TYPE.test(headerOf(response, 'content-type') ?? '') && headerOf(response, 'content-security-policy') === null) {
+    headers['content-security-policy'] = JSON_CONTENT_SECURITY_POLICY;
   }
+  return withHeaders(response, headers);
 }

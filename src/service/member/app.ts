@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock';
 import { checkboxLabels } from '../domain/yes-no';
 import { assertMetadataPatch, mergeMetadata, MetadataError } from '../domain/metadata';
 import { clientAddress, type Connection } from '../http/client-address';
+import { answer, replaceAnswer, withHeaders } from '../http/answer';
 import { jsonResponse } from '../http/json';
 import type { RateLimit } from '../http/rate-limit';
 import { log } from '../diagnostics';
@@ -36,6 +37,7 @@ import { readReturnTo } from './return-to';
 import { sendsNotice } from '../domain/site-mail';
 
 export const MEMBER_BASE_PATH = '/member/v1';
+const VARY_ORIGIN = { vary: 'Origin' };
 
 export interface MemberApiOptions {
   store: Store;
@@ -82,18 +84,17 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
         throw MemberError.of(403, 'originNotAllowed', `Pages on ${origin} may not call this site's member API`);
       }
       if (origin !== undefined && c.req.method === 'OPTIONS') {
-        c.res = new Response(null, { status: 204, headers: preflightHeaders(origin) });
+        replaceAnswer(c, answer(null, 204, preflightHeaders(origin)));
       } else {
         c.set('site', site);
         await next();
       }
     } catch (error) {
       if (!(error instanceof MemberError)) throw error;
-      c.res = error.toResponse();
+      replaceAnswer(c, error.toResponse());
     }
     // Every answer depends on the Origin (CORS headers, or a 403), so caches must key on it.
-    c.res.headers.set('vary', 'Origin');
-    if (allowed) for (const [name, value] of Object.entries(corsHeaders(origin!))) c.res.headers.set(name, value);
+    replaceAnswer(c, withHeaders(c.res, allowed ? corsHeaders(origin!) : VARY_ORIGIN));
   });
 
   const member = async (c: Context<MemberEnv>) => authenticate(store, clock, c.get('site'), c.req.raw);
