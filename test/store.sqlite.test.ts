@@ -46,6 +46,26 @@ describe('sqlite store files', () => {
     await writer.close();
   });
 
+  test('the definition one connection keeps follows writes made through another at once (a key revoked by svc keys, say)', async () => {
+    const file = newFile();
+    const server = openSqliteStore(file);
+    const tool = openSqliteStore(file);
+    const site = await tool.createSite(newSite('kept'));
+    const hash = 'b'.repeat(64);
+    await tool.createApiKey({ siteId: site.id, hash, scopes: ['read.members'], createdAt: T0 });
+    for (let i = 0; i < 2; i++) {
+      expect((await server.findApiKeyByHash(hash))?.revokedAt).toBeUndefined();
+      expect((await server.getSiteBySubdomain('kept'))?.name).toBe(site.name);
+    }
+    await tool.revokeApiKey(hash, T0 + 1);
+    await tool.updateSite(site.id, { name: 'Renamed elsewhere' });
+    expect((await server.findApiKeyByHash(hash))?.revokedAt).toBe(T0 + 1);
+    expect((await server.getSiteBySubdomain('kept'))?.name).toBe('Renamed elsewhere');
+    expect((await server.getSite(site.id))?.name).toBe('Renamed elsewhere');
+    await server.close();
+    await tool.close();
+  });
+
   test('a caller changing returned metrics does not change what the store answers next', async () => {
     const store = openSqliteStore(':memory:');
     const site = await store.createSite(newSite('mutable'));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { COPIED_TABLES } from '../../src/service/store/copy/tables';
+import { BOOKKEEPING_TABLES, COPIED_TABLES } from '../../src/service/store/copy/tables';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/service/store/postgres/migrations';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/service/store/sqlite/migrations';
 import { describePostgres, newPostgresSchema } from '../support/postgres';
@@ -21,8 +21,8 @@ import { sqliteColumns, sqliteFile, sqliteRows, type TableRows } from '../suppor
 import { runSvc } from '../support/svc-main';
 
 /** Tables each store keeps for itself, not data: SQLite's AUTOINCREMENT counters, PostgreSQL's schema version. */
-const SQLITE_BOOKKEEPING = (table: string) => table.startsWith('sqlite_');
-const POSTGRES_BOOKKEEPING = new Set(['schema_version']);
+const SQLITE_BOOKKEEPING = (table: string) => table.startsWith('sqlite_') || BOOKKEEPING_TABLES.includes(table);
+const POSTGRES_BOOKKEEPING = new Set(['schema_version', ...BOOKKEEPING_TABLES]);
 const GENERATED_ID_TABLES = COPIED_TABLES.filter((t) => t.generatedId).map((t) => t.name);
 
 const copy = (from: string, to: string, ...more: string[]) => runSvc(['db', 'copy', '--from', from, '--to', to, ...more], {});

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { connectPostgres, insertUnnest, type Param } from '../postgres/connection';
 import { describeDatabase } from '../open';
 import { after, keyEquals, type Cell, type TableIO, type TableRow } from './table-io';
+import { BOOKKEEPING_TABLES } from './tables';
 
 /** `?` to `$n`, as the store's connection numbers them. */
 const numbered = (text: string) => {
@@ -33,7 +34,9 @@ export async function postgresTables(url: string): Promise<TableIO> {
   return {
     label: describeDatabase(url),
     async tables() {
-      return (await rows(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_version'`)).map((r) => r[0] as string);
+      return (await rows(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_version'`))
+        .map((r) => r[0] as string)
+        .filter((table) => !BOOKKEEPING_TABLES.includes(table));
     },
     async columns(table) {
       return (await rows(

@@ -1,6 +1,7 @@
 /** `svc db copy` on a SQLite file: better-sqlite3 on the migrated file, one transaction per side. */
 import { connect } from '../sqlite/connection';
 import { after, keyEquals, type Cell, type TableIO, type TableRow } from './table-io';
+import { BOOKKEEPING_TABLES } from './tables';
 
 /** Rows to one INSERT: under SQLite's 32,766 variables for the widest table. */
 const ROWS_PER_INSERT = 100;
@@ -11,7 +12,8 @@ export function sqliteTables(path: string): TableIO {
   return {
     label: path,
     async tables() {
-      return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[]);
+      return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[])
+        .filter((table) => !BOOKKEEPING_TABLES.includes(table));
     },
     async columns(table) {
       return (db.prepare(`SELECT name FROM pragma_table_info(?) ORDER BY cid`).pluck().all(table) as string[]);

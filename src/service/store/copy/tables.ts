@@ -12,6 +12,12 @@ export interface CopiedTable {
   generatedId: boolean;
 }
 
+/**
+ * Tables each database keeps for itself, not copied: the definition's version (decision 0027) moves
+ * on the target by itself as the copy writes sites, plans, fields and keys.
+ */
+export const BOOKKEEPING_TABLES: readonly string[] = ['definition_version'];
+
 const withId = (name: string): CopiedTable => ({ name, key: ['id'], generatedId: true });
 
 export const COPIED_TABLES: readonly CopiedTable[] = [

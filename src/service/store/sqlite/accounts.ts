@@ -129,7 +129,7 @@ export function sqliteMemberPatcher({ db, sql, first, noRow }: SqliteConnection)
 }
 
 export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
-  const { db, sql, first, rawSql, firstRaw, insertAll, noSite } = conn;
+  const { db, sql, first, rawSql, firstRaw, definition, insertAll, noSite } = conn;
 
   const writeSession = sqliteSessionWriter(conn);
   const sweepSessions = db.prepare(SWEEP_SESSIONS);
@@ -158,7 +158,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
         (f) => noSite(f.siteId),
       ),
     listSignupFields: async (siteId) =>
-      (rawSql(ACCOUNT_READS.signupFields).all(siteId) as RawRow[]).map(signupFieldFrom),
+      definition(`fields ${siteId}`, () => (rawSql(ACCOUNT_READS.signupFields).all(siteId) as RawRow[]).map(signupFieldFrom)),
 
     createMembers: async (members) => writeMembers(members),
     async getMember(siteId, id) {

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { DefinitionCache } from '../definition-cache';
 import { ConflictError, MissingReferenceError } from '../errors';
 import type { Page, PageRequest } from '../queries';
 import { migrate } from './migrations';
@@ -70,6 +71,25 @@ export function connect(path: string) {
     const value = compute();
     aggregates.set(key, { version, value });
     return value;
+  }
+  /*
+   * A site's definition (sites, plans, sign-up fields, API keys) is kept until its version moves:
+   * schema triggers move it on every write to those tables, by any connection, so one cheap read
+   * tells whether what is kept is still what the data says (../definition-cache). Nothing is kept
+   * from inside a transaction, whose reads may yet be rolled back.
+   */
+  const definitionVersion = db.prepare('SELECT version FROM definition_version').pluck();
+  const definitions = new DefinitionCache();
+  let keptAt = -1;
+  function definition<T>(key: string, read: () => T): T {
+    if (db.inTransaction) return read();
+    const version = definitionVersion.get() as number;
+    if (version !== keptAt) {
+      definitions.clear();
+      keptAt = version;
+    }
+    const kept = definitions.get<T>(key);
+    return kept !== undefined ? kept : definitions.keep(key, read());
   }
   const write = (statement: Database.Statement, ...params: Value[]): Database.RunResult => {
     writes++;
@@ -176,5 +196,5 @@ export function connect(path: string) {
   const noRow = (table: string, field: string, siteId: number, id: number) =>
     exists(table, siteId, id) ? undefined : new MissingReferenceError(field, `${field} ${id} does not exist in site ${siteId}`);
 
-  return { db, sql, first, rawSql, firstRaw, untilChanged, write, page, insertAll, multiRowInsert, insertBatch, noSite, noRow };
+  return { db, sql, first, rawSql, firstRaw, untilChanged, definition, write, page, insertAll, multiRowInsert, insertBatch, noSite, noRow };
 }

@@ -38,7 +38,7 @@ import type { Store } from '../store';
 
 export function openSqliteStore(path: string): Store {
   const conn = connect(path);
-  const { db, sql, first, firstRaw, untilChanged, write, page, insertAll, noSite, noRow } = conn;
+  const { db, sql, first, firstRaw, untilChanged, definition, write, page, insertAll, noSite, noRow } = conn;
 
   const insertMembership = db.prepare(
     `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
@@ -74,10 +74,11 @@ export function openSqliteStore(path: string): Store {
     new Where('site_id', siteId)
       .eq('type', filter.type)
       .add(`status IN (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses);
-  const getSite = (id: number) => {
-    const row = first('SELECT * FROM sites WHERE id = ?', id);
-    return row && siteFrom(row);
-  };
+  const getSite = (id: number) =>
+    definition(`site ${id}`, () => {
+      const row = first('SELECT * FROM sites WHERE id = ?', id);
+      return row && siteFrom(row);
+    });
 
   return {
     async secret(name, create) {
@@ -103,10 +104,11 @@ export function openSqliteStore(path: string): Store {
       return getSite(id!)!;
     },
     getSite: async (id) => getSite(id),
-    async getSiteBySubdomain(subdomain) {
-      const row = first('SELECT * FROM sites WHERE subdomain = ?', subdomain);
-      return row && siteFrom(row);
-    },
+    getSiteBySubdomain: async (subdomain) =>
+      definition(`subdomain ${subdomain}`, () => {
+        const row = first('SELECT * FROM sites WHERE subdomain = ?', subdomain);
+        return row && siteFrom(row);
+      }),
     listSites: async () => (sql('SELECT * FROM sites ORDER BY id').all() as Row[]).map(siteFrom),
     // updateSite, getSiteDefinition and applySiteChanges: a site's settings and its whole definition.
     ...sqliteSiteDefinition(conn),
@@ -137,10 +139,11 @@ export function openSqliteStore(path: string): Store {
       );
       return planFrom(firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`, id!)!);
     },
-    async getPlan(siteId, id) {
-      const row = firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE site_id = ? AND id = ?`, siteId, id);
-      return row && planFrom(row);
-    },
+    getPlan: async (siteId, id) =>
+      definition(`plan ${siteId} ${id}`, () => {
+        const row = firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE site_id = ? AND id = ?`, siteId, id);
+        return row && planFrom(row);
+      }),
     listPlans: async (siteId, filter, req) => page(`SELECT ${PLAN_COLUMNS} FROM plans`, 'id', planWhere(siteId, filter), req, planFrom),
     async countPlans(siteId, filter) {
       const where = planWhere(siteId, filter);
@@ -274,10 +277,11 @@ export function openSqliteStore(path: string): Store {
       );
       return apiKeyFrom(first('SELECT * FROM api_keys WHERE id = ?', id!)!);
     },
-    async findApiKeyByHash(hash) {
-      const row = first('SELECT * FROM api_keys WHERE hash = ?', hash);
-      return row && apiKeyFrom(row);
-    },
+    findApiKeyByHash: async (hash) =>
+      definition(`key ${hash}`, () => {
+        const row = first('SELECT * FROM api_keys WHERE hash = ?', hash);
+        return row && apiKeyFrom(row);
+      }),
     revokeApiKey: async (hash, at) =>
       write(sql('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL'), at, hash).changes > 0,
 

@@ -398,6 +398,19 @@ export const MIGRATIONS: readonly string[] = [
     expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 9 → 10: the definition's version (decision 0027). Every write to a site, plan, sign-up field
+  // or API key moves it, whichever process or tool writes, so a process may keep what it read of
+  // them until the version moves (../definition-cache).
+  `
+  CREATE TABLE definition_version (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    version INTEGER NOT NULL
+  );
+  INSERT INTO definition_version (id, version) VALUES (1, 0);
+  ${['sites', 'plans', 'signup_fields', 'api_keys'].flatMap((table) => ['INSERT', 'UPDATE', 'DELETE'].map((event) =>
+    `CREATE TRIGGER ${table}_${event.toLowerCase()}_definition AFTER ${event} ON ${table}
+     BEGIN UPDATE definition_version SET version = version + 1; END;`)).join('\n  ')}
+  `,
 ];
 
 /**
