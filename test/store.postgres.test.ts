@@ -191,4 +191,60 @@ describePostgres('postgres store', () => {
     expect(refused).toBeInstanceOf(ConflictError);
     expect(refused).toMatchObject({ field: 'subdomain' });
   });
+  /** Polls `check` until it passes or `ms` run out (another process's change is told by NOTIFY, a moment after its commit). */
+  async function eventually(check: () => Promise<void>, ms = 5000) {
+    const until = Date.now() + ms;
+    for (;;) {
+      try {
+        return await check();
+      } catch (error) {
+        if (Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
+  test('what one process keeps of a site\'s definition follows another process\'s writes (a key revoked by svc keys, say)', async () => {
+    const url = await schema();
+    const server = await open(url);
+    const tool = await open(url);
+    const site = await tool.createSite(newSite('kept'));
+    const hash = 'c'.repeat(64);
+    await tool.createApiKey({ siteId: site.id, hash, scopes: ['read.members'], createdAt: T0 });
+    await eventually(async () => expect((await server.findApiKeyByHash(hash))?.revokedAt).toBeUndefined());
+    expect((await server.getSiteBySubdomain('kept'))?.name).toBe(site.name);
+
+    await tool.revokeApiKey(hash, T0 + 1);
+    await tool.updateSite(site.id, { name: 'Renamed elsewhere' });
+    await eventually(async () => {
+      expect((await server.findApiKeyByHash(hash))?.revokedAt).toBe(T0 + 1);
+      expect((await server.getSiteBySubdomain('kept'))?.name).toBe('Renamed elsewhere');
+    });
+
+    // A write made with plain SQL (an operator's psql session) is told too.
+    const c = await client(url);
+    await c.query("UPDATE sites SET name = 'By hand' WHERE id = $1", [site.id]);
+    await eventually(async () => expect((await server.getSite(site.id))?.name).toBe('By hand'));
+  });
+
+  test('while the definition listener\'s connection is down nothing is kept, and it comes back by itself', async () => {
+    const url = await schema();
+    const server = await open(url);
+    const c = await client(url);
+    const site = await server.createSite(newSite('listener'));
+    expect((await server.getSite(site.id))?.name).toBe(site.name);
+    const ended = await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE application_name = 'svc definition listener' AND datname = current_database() AND query LIKE 'LISTEN%'`);
+    expect(ended.rowCount).toBeGreaterThan(0);
+    // Changed at once after the listener is cut: a kept answer would be stale.
+    await c.query("UPDATE sites SET name = 'While deaf' WHERE id = $1", [site.id]);
+    await eventually(async () => expect((await server.getSite(site.id))?.name).toBe('While deaf'));
+    // Listening again (a reconnect within a second or so), a change is told once more.
+    await eventually(async () => {
+      const { rows } = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'svc definition listener' AND query LIKE 'LISTEN%'`);
+      expect(rows[0].n).toBeGreaterThan(0);
+    });
+    await c.query("UPDATE sites SET name = 'Heard again' WHERE id = $1", [site.id]);
+    await eventually(async () => expect((await server.getSite(site.id))?.name).toBe('Heard again'));
+  });
 });

@@ -114,6 +114,29 @@ export function memberTests(ctx: Ctx): void {
     await expectKeysetPaging((page) => ctx.store.listMembers(ctx.a.id, { status: 'pending' }, page), pending, ids[3]);
   });
 
+  test('listMemberSummaries answers listMembers\' pages with only the summary fields, under every filter', async () => {
+    await ctx.store.createMembers([
+      newMember(ctx.a.id, 'ann@example.com', { firstName: 'Ann', lastName: 'Lee', createdAt: T0 + 5, profileImageUrl: 'https://img.example/a.png' }),
+      newMember(ctx.a.id, 'bob@example.com', { status: 'pending', createdAt: T0 + 10 }),
+      newMember(ctx.a.id, 'cy@example.com', { lastName: 'Cy', status: 'blocked', createdAt: T0 + 15 }),
+    ]);
+    await ctx.store.createMembers([newMember(ctx.b.id, 'ann@example.com', { firstName: 'Ann' })]);
+    const summary = ({ id, email, firstName, lastName, status, createdAt }: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries({ id, email, firstName, lastName, status, createdAt }).filter(([, v]) => v !== undefined));
+    const filters: MemberFilter[] = [{}, { email: 'ann@example.com' }, { firstName: 'Ann' }, { lastName: 'Cy' }, { status: 'pending' },
+      { created: { from: T0 + 6 } }, { created: { to: T0 + 11 } }];
+    for (const filter of filters) {
+      for (const page of [{ limit: 100 }, { limit: 1 }, { limit: 1, afterId: (await allIds())[0]! }]) {
+        const full = await ctx.store.listMembers(ctx.a.id, filter, page);
+        const summaries = await ctx.store.listMemberSummaries(ctx.a.id, filter, page);
+        expect(summaries).toStrictEqual({ items: full.items.map((m) => summary(m as unknown as Record<string, unknown>)), hasMore: full.hasMore });
+      }
+    }
+    expect((await ctx.store.listMemberSummaries(ctx.a.id, {}, { limit: 1 })).items[0]).toStrictEqual({
+      id: (await allIds())[0], email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee', status: 'approved', createdAt: T0 + 5,
+    });
+  });
+
   test('listMembers of a site without members is an empty last page', async () => {
     await ctx.store.createMembers([newMember(ctx.b.id, 'b@example.com')]);
     expect(await ctx.store.listMembers(ctx.a.id, {}, { limit: 25 })).toEqual({ items: [], hasMore: false });

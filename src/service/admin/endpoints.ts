@@ -14,7 +14,7 @@ import {
 import type { ContentViewFilter, MemberEventFilter, MemberFilter, MembershipFilter, PlanFilter } from '../store/queries';
 import type { ListEndpoint } from './list-endpoint';
 import { toContentView, toMember, toMemberEvent, toMembership, toPlan } from './serialize';
-import type { ContentViewRecord, MemberEventRecord, MemberRecord, MembershipRecord, PlanRecord } from '../store/records';
+import type { ContentViewRecord, MemberEventRecord, MemberSummary, MembershipRecord, PlanRecord } from '../store/records';
 import type { Store } from '../store/store';
 
 /** `/plans` lists live plans: archived ones are excluded (spec 3); deleted ones only when asked for. */
@@ -39,7 +39,7 @@ export const plansEndpoint: ListEndpoint<PlanFilter, PlanRecord, Plan> = {
   total: (store, siteId, filter) => store.countPlans(siteId, filter),
 };
 
-export const membersEndpoint: ListEndpoint<MemberFilter, MemberRecord, Member> = {
+export const membersEndpoint: ListEndpoint<MemberFilter, MemberSummary, Member> = {
   path: '/members',
   scope: 'read.members',
   filters: (q) => ({
@@ -50,7 +50,7 @@ export const membersEndpoint: ListEndpoint<MemberFilter, MemberRecord, Member> =
     status: q.oneOf('status', MEMBER_STATUSES),
     created: q.range('createdAfter', 'createdBefore'),
   }),
-  list: (store, siteId, filter, page) => store.listMembers(siteId, filter, page),
+  list: (store, siteId, filter, page) => store.listMemberSummaries(siteId, filter, page),
   toWire: (_store, _site, rows) => rows.map(toMember),
 };
 

@@ -6,7 +6,7 @@ import type { ContentView, Member, MemberEvent, Membership, Plan, Site, SiteMetr
 import type {
   ContentViewRecord,
   MemberEventRecord,
-  MemberRecord,
+  MemberSummary,
   MembershipRecord,
   PlanRecord,
   SiteRecord,
@@ -53,7 +53,7 @@ export function toPlan(r: PlanRecord, activeMemberCount: number): Plan {
   }
 }
 
-export function toMember(r: MemberRecord): Member {
+export function toMember(r: MemberSummary): Member {
   return {
     id: r.id,
     email: r.email,

@@ -135,6 +135,9 @@ export interface MemberRecord extends MemberProfile {
   id: number;
 }
 
+/** What the Admin API's member list shows of a member (Store.listMemberSummaries). */
+export type MemberSummary = Pick<MemberRecord, 'id' | 'email' | 'firstName' | 'lastName' | 'status' | 'createdAt'>;
+
 /**
  * A change to a member's own account (the widget's account screens). Absent keys stay as they
  * are; `null` clears a name or a sign-up field's value (the one place a record type uses null).

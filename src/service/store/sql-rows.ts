@@ -13,6 +13,7 @@ import type {
   InvoiceRecord,
   MemberEventRecord,
   MemberRecord,
+  MemberSummary,
   MembershipPatch,
   MembershipRecord,
   NewApiKey,
@@ -86,6 +87,15 @@ export const INSERT_EVENT = 'INSERT INTO member_events (site_id, member_id, even
 
 export const MEMBER_COLUMNS =
   'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id, email_confirmed_at';
+/** The columns of a MemberSummary, read by memberSummaryFrom. */
+export const MEMBER_SUMMARY_COLUMNS = 'id, email, first_name, last_name, status, created_at';
+export function memberSummaryFrom(r: RawRow): MemberSummary {
+  const member: Row = { id: r[0], email: r[1], status: r[4], createdAt: r[5] };
+  opt(member, 'firstName', r[2]);
+  opt(member, 'lastName', r[3]);
+  return member as unknown as MemberSummary;
+}
+
 export function memberFrom(r: RawRow): MemberRecord {
   const member: Row = { id: r[0], siteId: r[1], email: r[2], status: r[5], createdAt: r[6] };
   opt(member, 'firstName', r[3]);

@@ -30,6 +30,7 @@ import type {
   MemberLogin,
   MemberPatch,
   MemberRecord,
+  MemberSummary,
   MembershipPatch,
   MembershipRecord,
   MetadataUpdate,
@@ -151,6 +152,11 @@ export interface Store {
    */
   deleteExpiredSessions(now: EpochMs): Promise<number>;
   listMembers(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberRecord>>;
+  /**
+   * listMembers with only what the Admin API's member resource shows (MemberSummary): the same
+   * page, read with fewer columns, as the Admin API's busiest list is (decision 0027).
+   */
+  listMemberSummaries(siteId: number, filter: MemberFilter, page: PageRequest): Promise<Page<MemberSummary>>;
 
   createMemberships(memberships: readonly NewMembership[]): Promise<number[]>;
   listMemberships(

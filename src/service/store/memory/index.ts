@@ -13,7 +13,7 @@ import { memoryOutbox } from './outbox';
 import { memoryPayments } from './payments';
 import { memorySiteDefinition } from './site-definition';
 import { Table, copy, requireIn } from './table';
-import type { Page, Range } from '../queries';
+import type { MemberFilter, Page, Range } from '../queries';
 import type {
   ApiKeyRecord,
   ContentViewRecord,
@@ -80,6 +80,14 @@ export function createMemoryStore(): Store {
     }
     return seen.size;
   }
+
+  const memberFilter = (siteId: number, f: MemberFilter) => (m: MemberRecord) =>
+    m.siteId === siteId &&
+    eq(f.email, m.email) &&
+    eq(f.firstName, m.firstName) &&
+    eq(f.lastName, m.lastName) &&
+    eq(f.status, m.status) &&
+    inRange(m.createdAt, f.created);
 
   return {
     async secret(name, create) {
@@ -160,19 +168,15 @@ export function createMemoryStore(): Store {
       emailTaken: accounts.emailTaken,
     }),
 
-    async listMembers(siteId, f, page) {
-      return pageOf(
-        members.page(
-          page,
-          (m) =>
-            m.siteId === siteId &&
-            eq(f.email, m.email) &&
-            eq(f.firstName, m.firstName) &&
-            eq(f.lastName, m.lastName) &&
-            eq(f.status, m.status) &&
-            inRange(m.createdAt, f.created),
-        ),
-      );
+    listMembers: async (siteId, f, page) => pageOf(members.page(page, memberFilter(siteId, f))),
+    async listMemberSummaries(siteId, f, page) {
+      const { items, hasMore } = pageOf(members.page(page, memberFilter(siteId, f)));
+      return {
+        items: items.map(({ id, email, firstName, lastName, status, createdAt }) => ({
+          id, email, status, createdAt, ...(firstName !== undefined && { firstName }), ...(lastName !== undefined && { lastName }),
+        })),
+        hasMore,
+      };
     },
 
     async createMemberships(batch) {

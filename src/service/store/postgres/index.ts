@@ -28,6 +28,7 @@ import { postgresMemberTokens } from './member-tokens';
 import { postgresOutbox } from './outbox';
 import { postgresPayments } from './payments';
 import { postgresSiteDefinition } from './site-definition';
+import { keepDefinitionReads } from './kept-definition';
 import {
   EVENT_COLUMNS,
   INSERT_API_KEY,
@@ -40,6 +41,7 @@ import {
   INSERT_SITE,
   LIVE_CONTENT_NODES,
   MEMBER_COLUMNS,
+  MEMBER_SUMMARY_COLUMNS,
   MEMBERSHIP_COLUMNS,
   MEMBERSHIPS_FROM,
   NODE_COLUMNS,
@@ -55,6 +57,7 @@ import {
   eventValues,
   eventWhere,
   memberFrom,
+  memberSummaryFrom,
   memberWhere,
   membershipFrom,
   membershipPatchColumns,
@@ -118,7 +121,7 @@ export async function openPostgresStore(url: string, options: { max?: number } =
     return row && siteFrom(row);
   };
 
-  return {
+  return keepDefinitionReads({
     async secret(name, create) {
       const found = await conn.first('SELECT value FROM secrets WHERE name = ?', name);
       if (found) return found.value as string;
@@ -177,6 +180,8 @@ export async function openPostgresStore(url: string, options: { max?: number } =
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
     ...postgresAccounts(conn),
     listMembers: (siteId, f, req) => page(`SELECT ${MEMBER_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberFrom),
+    listMemberSummaries: (siteId, f, req) =>
+      page(`SELECT ${MEMBER_SUMMARY_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberSummaryFrom),
 
     createMemberships: (memberships) =>
       insertBatch(conn, memberships, writeMemberships, (tx, m) => newId(tx, INSERT_MEMBERSHIP, ...membershipValues(m)),
@@ -268,5 +273,5 @@ export async function openPostgresStore(url: string, options: { max?: number } =
 
     // Safe to call twice, as SQLite's: the pool ends once.
     close: () => (closing ??= conn.close()),
-  };
+  }, url);
 }

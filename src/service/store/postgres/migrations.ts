@@ -338,6 +338,20 @@ export const MIGRATIONS: readonly string[] = [
     expires_at bigint NOT NULL
   );
   `,
+  /*
+   * 3: SQLite's version 10 in PostgreSQL's way (decision 0027): every statement that writes a site,
+   * plan, sign-up field or API key (TRUNCATE included) sends NOTIFY svc_definition on commit, so
+   * each process may keep what it read of them until told (./definition-listener).
+   */ `
+  CREATE FUNCTION definition_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('svc_definition', current_schema());
+    RETURN NULL;
+  END $$;
+  ${['sites', 'plans', 'signup_fields', 'api_keys'].map((table) =>
+    `CREATE TRIGGER ${table}_definition AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table}
+     FOR EACH STATEMENT EXECUTE FUNCTION definition_changed();`).join('\n  ')}
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -19,6 +19,7 @@ import {
   type Value,
   EVENT_COLUMNS,
   MEMBER_COLUMNS,
+  MEMBER_SUMMARY_COLUMNS,
   MEMBERSHIP_COLUMNS,
   NODE_COLUMNS,
   PLAN_COLUMNS,
@@ -28,6 +29,8 @@ import {
   contentNodeFrom,
   eventFrom,
   memberFrom,
+  memberSummaryFrom,
+  memberWhere,
   membershipFrom,
   orNull,
   planFrom,
@@ -166,15 +169,9 @@ export function openSqliteStore(path: string): Store {
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
     ...sqliteAccounts(conn),
 
-    listMembers: async (siteId, f, req) =>
-      page(
-        `SELECT ${MEMBER_COLUMNS} FROM members`,
-        'id',
-        new Where('site_id', siteId).eq('email', f.email).eq('+first_name', f.firstName).eq('+last_name', f.lastName)
-          .eq('+status', f.status).range('+created_at', f.created),
-        req,
-        memberFrom,
-      ),
+    listMembers: async (siteId, f, req) => page(`SELECT ${MEMBER_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberFrom),
+    listMemberSummaries: async (siteId, f, req) =>
+      page(`SELECT ${MEMBER_SUMMARY_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberSummaryFrom),
 
     createMemberships: async (memberships) =>
       insertAll(

@@ -1,0 +1,67 @@
+/**
+ * Tells the store when a site's definition changed in any process: schema triggers (migration 3)
+ * send NOTIFY svc_definition on every statement that writes a site, plan, sign-up field or API
+ * key, and this listens on a connection of its own. While that connection is down, `live` is
+ * false and the store keeps nothing (../definition-cache); it reconnects by itself, and tells of
+ * a change then too, since any could have happened meanwhile.
+ */
+import pg from 'pg';
+
+export const DEFINITION_CHANNEL = 'svc_definition';
+const RETRY_MS = [250, 1000, 5000, 15_000];
+
+export interface DefinitionListener {
+  /** Listening now: a change made elsewhere will be told. */
+  live(): boolean;
+  close(): Promise<void>;
+}
+
+export async function listenForDefinitionChanges(url: string, changed: () => void): Promise<DefinitionListener> {
+  let client: pg.Client | undefined;
+  let live = false;
+  let closed = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lost = (from: pg.Client) => {
+    if (client !== from) return;
+    client = undefined;
+    live = false;
+    changed();
+    from.end().catch(() => undefined);
+    if (!closed) retry = setTimeout(connect, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]).unref();
+  };
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url, application_name: 'svc definition listener' });
+    client = next;
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    next.on('notification', (message) => {
+      if (message.channel === DEFINITION_CHANNEL) changed();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${DEFINITION_CHANNEL}`);
+      if (client !== next || closed) return;
+      failures = 0;
+      live = true;
+      changed();
+    } catch {
+      lost(next);
+    }
+  }
+
+  await connect();
+  return {
+    live: () => live,
+    async close() {
+      closed = true;
+      live = false;
+      clearTimeout(retry);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    },
+  };
+}
