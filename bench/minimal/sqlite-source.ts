@@ -6,9 +6,18 @@ export function openSqliteSource(path: string): Source {
   const db = new Database(path, { fileMustExist: true, timeout: 5000 });
   const site = db.prepare("SELECT id, domain FROM sites WHERE subdomain = 'demo'").get() as { id: number; domain: string } | undefined;
   if (!site) throw new Error(`no demo site in ${path}`);
-  const page = db.prepare(
-    'SELECT id, email, first_name, last_name, status, created_at FROM members WHERE site_id = ? AND id > ? ORDER BY id LIMIT ?',
-  ).raw(true);
+  // The limit written in, not bound, as the store does (a bound LIMIT makes SQLite plan every page anew).
+  const pages = new Map<number, Database.Statement>();
+  const page = (limit: number) => {
+    let statement = pages.get(limit);
+    if (!statement) {
+      statement = db.prepare(
+        `SELECT id, email, first_name, last_name, status, created_at FROM members WHERE site_id = ? AND id > ? ORDER BY id LIMIT ${Math.trunc(limit)}`,
+      ).raw(true);
+      pages.set(limit, statement);
+    }
+    return statement;
+  };
   const session = db.prepare(
     `SELECT m.id, m.email, m.first_name, m.last_name, m.profile_image_url, m.status
      FROM sessions s JOIN members m ON m.site_id = s.site_id AND m.id = s.member_id
@@ -25,7 +34,7 @@ export function openSqliteSource(path: string): Source {
   const values = db.prepare('SELECT field_id, value FROM signup_values WHERE site_id = ? AND member_id = ? ORDER BY field_id').raw(true);
   return {
     site,
-    membersAfter: (afterId, limit) => page.all(site.id, afterId, limit) as MemberRow[],
+    membersAfter: (afterId, limit) => page(limit).all(site.id, afterId) as MemberRow[],
     me(tokenHash, now): MeRows | undefined {
       const member = session.get(tokenHash, site.id, now) as MeRows['member'] | undefined;
       if (!member) return undefined;

@@ -99,8 +99,8 @@ export class BatchRows {
     const membershipIds = await store.createMemberships(this.memberships);
     for (const row of this.byMembership) row.membershipId = membershipIds[row.membershipId!]!;
     for (const event of this.events) event.createdAt = Math.min(event.createdAt, now);
-    await store.createMemberEvents(this.events);
-    await billing.write(this.invoices, this.cards);
+    // Independent of each other: on PostgreSQL each goes on its own pooled connection at once.
+    await Promise.all([store.createMemberEvents(this.events), billing.write(this.invoices, this.cards)]);
     return { memberships: this.memberships.length, events: this.events.length, invoices: this.invoices.length, paymentMethods: this.cards.length };
   }
 }

@@ -113,10 +113,17 @@ export async function seedMembers(
   const batchSize = options.batchSize ?? 20_000;
   const counts: SeedCounts = { members: 0, memberships: 0, memberEvents: 0, contentViews: 0, invoices: 0, paymentMethods: 0 };
 
+  /*
+   * Batches are made while the one before is written: making one is CPU work here, writing it is
+   * mostly the database's (PostgreSQL's server, on another core), so the two overlap. Making
+   * yields now and then so the writes under way keep being answered.
+   */
+  let writing: Promise<void> | undefined;
   for (let start = 0; start < options.members; start += batchSize) {
     const size = Math.min(batchSize, options.members - start);
     const members: NewMember[] = [];
     for (let i = 0; i < size; i++) {
+      if (writing && i % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
       const first = rnd.pick(FIRST_NAMES);
       const last = rnd.pick(LAST_NAMES);
       const local = `${first}.${last}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
@@ -163,18 +170,23 @@ export async function seedMembers(
       }
     });
 
-    const memberIds = await store.createMembers(members);
-    for (const view of views) view.memberId = memberIds[view.memberId]!;
-    const written = await rows.write(store, memberIds, now, options.billingRows);
-    await store.createContentViews(views);
-    counts.members += size;
-    counts.memberships += written.memberships;
-    counts.memberEvents += written.events;
-    counts.contentViews += views.length;
-    counts.invoices += written.invoices;
-    counts.paymentMethods += written.paymentMethods;
-    options.onProgress?.(counts.members, options.members);
+    await writing;
+    writing = (async () => {
+      const memberIds = await store.createMembers(members);
+      for (const view of views) view.memberId = memberIds[view.memberId]!;
+      const [written] = await Promise.all([rows.write(store, memberIds, now, options.billingRows), store.createContentViews(views)]);
+      counts.members += size;
+      counts.memberships += written.memberships;
+      counts.memberEvents += written.events;
+      counts.contentViews += views.length;
+      counts.invoices += written.invoices;
+      counts.paymentMethods += written.paymentMethods;
+      options.onProgress?.(counts.members, options.members);
+    })();
+    // Not awaited until the next batch is made; a failure meanwhile is not unhandled.
+    writing.catch(() => undefined);
   }
+  await writing;
   return counts;
 }
 
