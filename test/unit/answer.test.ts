@@ -45,3 +45,9 @@ test('any other Response is changed in place; one with immutable headers is copi
   expect(copied.headers.get('location')).toBe('http://a.test/next');
   expect(copied.headers.get('x-content-type-options')).toBe('nosniff');
 });
+
+test('headers that are already so give back the same answer, not a new one', () => {
+  const first = answer('{}', 200, { 'content-type': 'application/json', vary: 'Origin' });
+  expect(withHeaders(first, { vary: 'Origin' })).toBe(first);
+  expect(withHeaders(first, { vary: 'Cookie' })).not.toBe(first);
+});

@@ -49,7 +49,12 @@ export function headerOf(response: Response, name: string): string | null {
  */
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
   const parts = made.get(response);
-  if (parts) return answer(parts.body, parts.status, { ...parts.headers, ...headers });
+  if (parts) {
+    // Already so (the security headers jsonResponse sets from the start): the same answer.
+    let same = true;
+    for (const name in headers) if (parts.headers[name] !== headers[name]) same = false;
+    return same ? response : answer(parts.body, parts.status, { ...parts.headers, ...headers });
+  }
   try {
     for (const name in headers) response.headers.set(name, headers[name]!);
     return response;

@@ -1,11 +1,18 @@
 import { answer } from './answer';
+import { JSON_CONTENT_SECURITY_POLICY } from './security-headers';
 
 /**
  * Every JSON body the service sends goes through here, so the media type is never forgotten; its
- * headers stay plain on the way out (./answer).
+ * headers stay plain on the way out (./answer). The security headers every JSON answer gets
+ * (./security-headers) are set from the start, so adding them on the way out changes nothing.
  */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return answer(JSON.stringify(body), status, { 'content-type': 'application/json', ...headers });
+  return answer(JSON.stringify(body), status, {
+    'content-type': 'application/json',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': JSON_CONTENT_SECURITY_POLICY,
+    ...headers,
+  });
 }
 
 const DAY_MS = 86_400_000;
