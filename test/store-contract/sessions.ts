@@ -28,6 +28,27 @@ export function sessionTests(ctx: Ctx): void {
     expect(await ctx.store.findSessionByHash('A'.repeat(64))).toBeUndefined();
   });
 
+  test('findSessionWithMember reads the session and its member together, as findSessionByHash and getMember do apart', async () => {
+    const [ann, bob] = await addMembers(ctx.store, ctx.a.id, 2);
+    const [bMember] = await addMembers(ctx.store, ctx.b.id, 1);
+    await ctx.store.updateMember(ctx.a.id, bob!, { firstName: 'Bob', lastName: null });
+    const sessions = [
+      await ctx.store.createSession(newSession(ann!, 'a'.repeat(64))),
+      await ctx.store.createSession(newSession(bob!, 'b'.repeat(64))),
+      await ctx.store.createSession(newSession(bMember!, 'c'.repeat(64), ctx.b.id)),
+    ];
+    await ctx.store.revokeSession('b'.repeat(64), T0 + 1);
+    for (const created of sessions) {
+      const session = (await ctx.store.findSessionByHash(created.tokenHash))!;
+      expect(await ctx.store.findSessionWithMember(created.tokenHash)).toStrictEqual({
+        session,
+        member: await ctx.store.getMember(created.siteId, created.memberId),
+      });
+    }
+    expect((await ctx.store.findSessionWithMember('b'.repeat(64)))!.session.revokedAt).toBe(T0 + 1);
+    expect(await ctx.store.findSessionWithMember('d'.repeat(64))).toBeUndefined();
+  });
+
   test('createSession rejects a token hash in use with ConflictError on tokenHash', async () => {
     const [ann, bob] = await addMembers(ctx.store, ctx.a.id, 2);
     const first = await ctx.store.createSession(newSession(ann!, 'same'));

@@ -46,13 +46,12 @@ export function bearerToken(request: Request): string | undefined {
 export async function authenticate(store: Store, clock: Clock, site: SiteRecord, request: Request): Promise<Authenticated> {
   const token = bearerToken(request);
   if (!token) throw unauthenticated('Sign in first: send the session token as "Authorization: Bearer …"');
-  const session = await store.findSessionByHash(sha256Hex(token));
+  const found = await store.findSessionWithMember(sha256Hex(token));
   const now = clock();
-  if (!session || session.siteId !== site.id) throw unauthenticated('The session token is not valid for this site');
+  if (!found || found.session.siteId !== site.id) throw unauthenticated('The session token is not valid for this site');
+  const { session, member } = found;
   if (session.revokedAt !== undefined) throw unauthenticated('The session has been signed out');
   if (session.expiresAt <= now) throw unauthenticated('The session has expired; sign in again');
-  const member = await store.getMember(site.id, session.memberId);
-  if (!member) throw unauthenticated('The member no longer exists');
   if (member.status === 'blocked') throw MemberError.of(401, 'unauthenticated', 'The member is blocked');
   if (now - session.lastUsedAt >= TOUCH_EVERY_MS) {
     const expiresAt = Math.min(now + IDLE_MS, session.createdAt + MAX_AGE_MS);

@@ -13,6 +13,7 @@ import type {
   MailStatus,
   MemberLogin,
   MemberPatch,
+  MemberRecord,
   MemberTokenRecord,
   NewInvoice,
   NewMail,
@@ -22,6 +23,7 @@ import type {
   NewPaymentMethod,
   RedeemOutcome,
   SendLimits,
+  SessionRecord,
   SignupValueRecord,
 } from './records';
 import {
@@ -33,6 +35,7 @@ import {
   MEMBERSHIP_COLUMNS,
   PAYMENT_METHOD_COLUMNS,
   SIGNUP_FIELD_COLUMNS,
+  memberFrom,
   orNull,
 } from './sql-rows';
 
@@ -104,14 +107,27 @@ export const METADATA = {
   write: `INSERT INTO member_metadata (member_id, site_id, data) VALUES (?, ?, ?)
     ON CONFLICT (member_id) DO UPDATE SET data = excluded.data`,
 } as const;
+/** A row of SESSIONS.withMember as the session and its member. */
+export function sessionWithMemberFrom(r: RawRow): { session: SessionRecord; member: MemberRecord } {
+  const session: Row = { id: r[0], siteId: r[1], memberId: r[2], tokenHash: r[3], createdAt: r[4], lastUsedAt: r[5], expiresAt: r[6] };
+  if (r[7] !== null && r[7] !== undefined) session.revokedAt = r[7];
+  return { session: session as unknown as SessionRecord, member: memberFrom(r.slice(SESSION_COLUMNS.length)) };
+}
+
 /** The member's stored metadata: undefined without such a member, `{}` before the first update. */
 export const metadataFrom = (row: Row | undefined): MemberMetadata | undefined =>
   row === undefined ? undefined : row.data === null ? {} : (JSON.parse(row.data as string) as MemberMetadata);
 
 // Sessions.
 
+/** A session's columns as sessionWithMemberFrom reads them, first in SESSIONS.withMember's rows. */
+const SESSION_COLUMNS = ['id', 'site_id', 'member_id', 'token_hash', 'created_at', 'last_used_at', 'expires_at', 'revoked_at'];
+
 export const SESSIONS = {
   byHash: 'SELECT * FROM sessions WHERE token_hash = ?',
+  /** Raw rows: the session's columns, then the member's (MEMBER_COLUMNS). Values: token hash. */
+  withMember: `SELECT ${SESSION_COLUMNS.map((c) => `s.${c}`).join(', ')}, ${MEMBER_COLUMNS.split(', ').map((c) => `m.${c}`).join(', ')}
+    FROM sessions s JOIN members m ON m.site_id = s.site_id AND m.id = s.member_id WHERE s.token_hash = ?`,
   /** Values: last used at, expires at, id. */
   touch: 'UPDATE sessions SET last_used_at = ?, expires_at = ? WHERE id = ?',
   /** Values: at, token hash. */

@@ -139,6 +139,11 @@ export interface Store {
 
   createSession(session: NewSession): Promise<SessionRecord>;
   findSessionByHash(tokenHash: string): Promise<SessionRecord | undefined>;
+  /**
+   * The session and its member, read together (one query on the SQL stores): what every signed-in
+   * member API request reads first. Undefined when there is no such session.
+   */
+  findSessionWithMember(tokenHash: string): Promise<{ session: SessionRecord; member: MemberRecord } | undefined>;
   /** Records use of a live session and moves its expiry (sliding sessions). */
   touchSession(id: number, lastUsedAt: number, expiresAt: number): Promise<void>;
   /** Marks the session revoked at `at`. False when no such session exists (or it was revoked already). */
@@ -351,6 +356,7 @@ export type AccountMethods = Pick<
   | 'updateMemberMetadata'
   | 'createSession'
   | 'findSessionByHash'
+  | 'findSessionWithMember'
   | 'touchSession'
   | 'revokeSession'
   | 'revokeMemberSessions'

@@ -224,6 +224,11 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       const session = sessionByHash.get(tokenHash);
       return session && copy(session);
     },
+    async findSessionWithMember(tokenHash) {
+      const session = sessionByHash.get(tokenHash);
+      const member = session && members.byId.get(session.memberId);
+      return session && member && member.siteId === session.siteId ? { session: copy(session), member: copy(member) } : undefined;
+    },
     async touchSession(id, lastUsedAt, expiresAt) {
       const session = sessions.byId.get(id);
       if (!session) return;

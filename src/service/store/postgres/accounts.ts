@@ -31,6 +31,7 @@ import {
   METADATA,
   REVOKE_MEMBER_SESSIONS,
   SESSIONS,
+  sessionWithMemberFrom,
   SWEEP_SESSIONS,
   UPSERT_VALUE,
   loginFrom,
@@ -176,6 +177,10 @@ export function postgresAccounts(conn: PostgresConnection): AccountMethods {
     async findSessionByHash(tokenHash) {
       const row = await conn.first(SESSIONS.byHash, tokenHash);
       return row && sessionFrom(row);
+    },
+    async findSessionWithMember(tokenHash) {
+      const row = await conn.firstRaw(SESSIONS.withMember, tokenHash);
+      return row && sessionWithMemberFrom(row);
     },
     async touchSession(id, lastUsedAt, expiresAt) {
       await conn.run(SESSIONS.touch, lastUsedAt, expiresAt, id);

@@ -30,6 +30,7 @@ import {
   METADATA,
   REVOKE_MEMBER_SESSIONS,
   SESSIONS,
+  sessionWithMemberFrom,
   SWEEP_SESSIONS,
   UPSERT_VALUE,
   loginFrom,
@@ -185,6 +186,10 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     async findSessionByHash(tokenHash) {
       const row = first(SESSIONS.byHash, tokenHash);
       return row && sessionFrom(row);
+    },
+    async findSessionWithMember(tokenHash) {
+      const row = firstRaw(SESSIONS.withMember, tokenHash);
+      return row && sessionWithMemberFrom(row);
     },
     async touchSession(id, lastUsedAt, expiresAt) {
       sql(SESSIONS.touch).run(lastUsedAt, expiresAt, id);
