@@ -20,6 +20,8 @@ export type SqliteConnection = ReturnType<typeof connect>;
  * way); 10 to 200 measured alike.
  */
 const BATCH_ROWS = 100;
+/** Prepared statements a connection keeps (each kind: rows as objects, rows as arrays). */
+const MAX_STATEMENTS = 2000;
 /** The broken rules insertBatch answers by writing the rows one at a time. */
 const CONSTRAINTS = [
   'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_CONSTRAINT_FOREIGNKEY', 'SQLITE_CONSTRAINT_NOTNULL',
@@ -43,10 +45,18 @@ export function connect(path: string) {
     throw error;
   }
 
+  /*
+   * Statements prepared once, by their text. The texts are the store's own, but a page's filters
+   * and size make many of them (decision 0027: the limit is written in), so past MAX_STATEMENTS
+   * the cache starts over rather than grow for as long as the process runs.
+   */
   const statements = new Map<string, Database.Statement>();
   const sql = (text: string): Database.Statement => {
     let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = db.prepare(text)));
+    if (!statement) {
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(text, (statement = db.prepare(text)));
+    }
     return statement;
   };
   const first = (text: string, ...params: Value[]): Row | undefined => sql(text).get(...params) as Row | undefined;
@@ -100,7 +110,10 @@ export function connect(path: string) {
   const rawStatements = new Map<string, Database.Statement>();
   const rawSql = (text: string): Database.Statement => {
     let statement = rawStatements.get(text);
-    if (!statement) rawStatements.set(text, (statement = db.prepare(text).raw(true)));
+    if (!statement) {
+      if (rawStatements.size >= MAX_STATEMENTS) rawStatements.clear();
+      rawStatements.set(text, (statement = db.prepare(text).raw(true)));
+    }
     return statement;
   };
   const firstRaw = (text: string, ...params: Value[]) => rawSql(text).get(...params) as RawRow | undefined;
@@ -109,7 +122,7 @@ export function connect(path: string) {
    * A keyset page: fetches limit + 1 rows to learn whether more follow. The limit is written into
    * the statement, not bound: SQLite (3.53 here) plans with a bound LIMIT's value, so binding it
    * again expires the statement and every page was parsed and planned anew, about 8 µs of 12 for
-   * a short page (decision 0027). One statement per page size, at most MAX_PAGE_SIZE of them.
+   * a short page (decision 0027). One statement per page size and filter set (MAX_STATEMENTS).
    */
   function page<T>(select: string, idColumn: string, where: Where, req: PageRequest, map: (r: RawRow) => T): Page<T> {
     where.add(`${idColumn} > ?`, req.afterId ?? 0);
