@@ -1,6 +1,8 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
 import pg from 'pg';
+import { useSha256Hex } from '../service/crypto/digests';
 import { ValidationError } from '../service/domain/validation';
+import { nodeSha256Hex } from '../service/platform/node-digests';
 import { ConflictError, SchemaVersionError } from '../service/store/errors';
 import { billingCommand, BILLING_USAGE } from './commands/billing';
 import { dbCommand, DB_USAGE } from './commands/db';
@@ -25,6 +27,9 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) 
 };
 
 export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE, ...MIGRATE_USAGE, ...DB_USAGE].map((l) => `  ${l}`)].join('\n');
+
+// Every command runs under Node: keys and tokens hash through node:crypto (a third of the time).
+useSha256Hex(nodeSha256Hex);
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
   const [name, ...args] = argv;

@@ -119,14 +119,14 @@ export function postgresSiteDefinition(conn: PostgresConnection): SiteDefinition
       return conn.snapshot(async (tx) => {
         const site = await tx.first(READS.site, siteId);
         if (!site) return undefined;
-        const [counts, plans, links, spaces, signupFields, items] = await Promise.all([
-          tx.all(READS.counts, siteId),
-          tx.raw(READS.plans, siteId),
-          tx.all(READS.links, siteId),
-          tx.all(READS.spaces, siteId),
-          tx.raw(READS.signupFields, siteId),
-          tx.all(READS.items, siteId),
-        ]);
+        // One after another: a connection runs one query at a time anyway, and pg 9 refuses a
+        // query sent while another is under way.
+        const counts = await tx.all(READS.counts, siteId);
+        const plans = await tx.raw(READS.plans, siteId);
+        const links = await tx.all(READS.links, siteId);
+        const spaces = await tx.all(READS.spaces, siteId);
+        const signupFields = await tx.raw(READS.signupFields, siteId);
+        const items = await tx.all(READS.items, siteId);
         return siteDefinitionFrom({ site, counts, plans, links, spaces, signupFields, items });
       });
     },
