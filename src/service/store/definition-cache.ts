@@ -4,7 +4,9 @@
  * site, then fields and plans for /me) and it changes a few times a day, so each SQL store keeps
  * what it read here until the definition changes (docs/decisions/0027-request-cost.md). How a
  * store learns of a change is its own: SQLite reads a version the schema's triggers move (one
- * cheap read, exact across processes), PostgreSQL is told by NOTIFY from the same triggers.
+ * cheap read, exact across processes), PostgreSQL is told by NOTIFY from its triggers. The
+ * tables the triggers watch (sites, plans, signup_fields, api_keys) are written in each store's
+ * migration, which never changes once shipped.
  *
  * Values are frozen (deeply) before they are kept: a caller that changed a record it was given
  * would otherwise change every later answer. Only found records are kept, so unknown keys (an
@@ -13,9 +15,6 @@
 
 /** Cached entries at most; past it the cache starts over (it refills from a handful of queries). */
 const MAX_ENTRIES = 10_000;
-
-/** The tables a definition change is a change of; the triggers of both stores watch these. */
-export const DEFINITION_TABLES = ['sites', 'plans', 'signup_fields', 'api_keys'] as const;
 
 export class DefinitionCache {
   readonly #entries = new Map<string, unknown>();

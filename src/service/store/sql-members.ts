@@ -36,6 +36,7 @@ import {
   PAYMENT_METHOD_COLUMNS,
   SIGNUP_FIELD_COLUMNS,
   memberFrom,
+  opt,
   orNull,
 } from './sql-rows';
 
@@ -110,7 +111,7 @@ export const METADATA = {
 /** A row of SESSIONS.withMember as the session and its member. */
 export function sessionWithMemberFrom(r: RawRow): { session: SessionRecord; member: MemberRecord } {
   const session: Row = { id: r[0], siteId: r[1], memberId: r[2], tokenHash: r[3], createdAt: r[4], lastUsedAt: r[5], expiresAt: r[6] };
-  if (r[7] !== null && r[7] !== undefined) session.revokedAt = r[7];
+  opt(session, 'revokedAt', r[7]);
   return { session: session as unknown as SessionRecord, member: memberFrom(r.slice(SESSION_COLUMNS.length)) };
 }
 

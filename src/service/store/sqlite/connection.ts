@@ -28,6 +28,23 @@ const CONSTRAINTS = [
   'SQLITE_CONSTRAINT_CHECK',
 ];
 
+/**
+ * Statements prepared once, by their text. The texts are the store's own, but a page's filters
+ * and size make many of them (decision 0027: the limit is written in), so past MAX_STATEMENTS the
+ * cache starts over rather than grow for as long as the process runs.
+ */
+function preparedOnce(prepare: (text: string) => Database.Statement): (text: string) => Database.Statement {
+  const statements = new Map<string, Database.Statement>();
+  return (text) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      if (statements.size >= MAX_STATEMENTS) statements.clear();
+      statements.set(text, (statement = prepare(text)));
+    }
+    return statement;
+  };
+}
+
 export function connect(path: string) {
   if (path !== '' && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: 5000 });
@@ -45,20 +62,7 @@ export function connect(path: string) {
     throw error;
   }
 
-  /*
-   * Statements prepared once, by their text. The texts are the store's own, but a page's filters
-   * and size make many of them (decision 0027: the limit is written in), so past MAX_STATEMENTS
-   * the cache starts over rather than grow for as long as the process runs.
-   */
-  const statements = new Map<string, Database.Statement>();
-  const sql = (text: string): Database.Statement => {
-    let statement = statements.get(text);
-    if (!statement) {
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      statements.set(text, (statement = db.prepare(text)));
-    }
-    return statement;
-  };
+  const sql = preparedOnce((text) => db.prepare(text));
   const first = (text: string, ...params: Value[]): Row | undefined => sql(text).get(...params) as Row | undefined;
   const exists = (table: string, siteId: number, id: number): boolean =>
     first(`SELECT 1 FROM ${table} WHERE site_id = ? AND id = ?`, siteId, id) !== undefined;
@@ -107,15 +111,7 @@ export function connect(path: string) {
   };
 
   /** Raw-mode statements (rows as arrays), cached apart: `raw()` is a mode of the statement. */
-  const rawStatements = new Map<string, Database.Statement>();
-  const rawSql = (text: string): Database.Statement => {
-    let statement = rawStatements.get(text);
-    if (!statement) {
-      if (rawStatements.size >= MAX_STATEMENTS) rawStatements.clear();
-      rawStatements.set(text, (statement = db.prepare(text).raw(true)));
-    }
-    return statement;
-  };
+  const rawSql = preparedOnce((text) => db.prepare(text).raw(true));
   const firstRaw = (text: string, ...params: Value[]) => rawSql(text).get(...params) as RawRow | undefined;
 
   /**
