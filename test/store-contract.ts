@@ -8,6 +8,7 @@ import { accountUpdateTests } from './store-contract/account-updates';
 import { contentAccessTests } from './store-contract/content-access';
 import { accountTests } from './store-contract/accounts';
 import { activityTests } from './store-contract/activity';
+import { bulkLoadTests } from './store-contract/bulk-load';
 import { definitionReadTests } from './store-contract/definition-reads';
 import { type Ctx, newSite } from './store-contract/fixtures';
 import { limitTests } from './store-contract/limits';
@@ -52,5 +53,6 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     siteDefinitionTests(ctx);
     limitTests(ctx);
     definitionReadTests(ctx);
+    bulkLoadTests(ctx);
   });
 }

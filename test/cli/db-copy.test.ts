@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest
 import { BOOKKEEPING_TABLES, COPIED_TABLES } from '../../src/service/store/copy/tables';
 import { MIGRATIONS as POSTGRES_MIGRATIONS } from '../../src/service/store/postgres/migrations';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from '../../src/service/store/sqlite/migrations';
-import { describePostgres, newPostgresSchema } from '../support/postgres';
+import { describePostgres, keysAndIndexes, newPostgresSchema } from '../support/postgres';
 import { expectOk, seedInstallation, withService, type SeededInstallation } from '../support/seeded-installation';
 import { sqliteColumns, sqliteFile, sqliteRows, type TableRows } from '../support/sqlite-contents';
 import { runSvc } from '../support/svc-main';
@@ -259,8 +259,12 @@ describePostgres('PostgreSQL', () => {
     expect(last.get('member_tokens')).toBeGreaterThan(Math.max(...tokens));
 
     const { url, client } = await newSchema();
+    const migrated = await newSchema();
+    await expectOk(runSvc(['migrate', '--db', migrated.url], {}));
     const there = await copy(source.db, url);
     expect(there.code, there.err).toBe(0);
+    // The keys and indexes the copy set aside are back as migrations made them.
+    expect(await keysAndIndexes(client)).toEqual(await keysAndIndexes(migrated.client));
     const counts = Object.fromEntries(COPIED_TABLES.map(({ name }) => [name, source.rows[name]!.length]));
     expect((JSON.parse(there.out[0]!) as { tables: unknown }).tables).toEqual(counts);
     const back = newFile('back');

@@ -63,3 +63,17 @@ export async function newPostgresStore(options: { max?: number } = {}): Promise<
     },
   };
 }
+
+/**
+ * Every foreign key and index of the client's schema as PostgreSQL would write it again, and
+ * whether each key holds for every row: what a bulk load sets aside must come back as this was.
+ */
+export async function keysAndIndexes(client: pg.Client): Promise<{ keys: unknown[]; indexes: unknown[] }> {
+  const keys = await client.query(
+    `SELECT conrelid::regclass::text AS t, conname AS name, pg_get_constraintdef(oid) AS def, convalidated AS valid
+     FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace ORDER BY 1, 2`);
+  // indexdef names the table with its schema: left out, so two schemas compare.
+  const indexes = await client.query(
+    `SELECT indexname AS name, replace(indexdef, ' ON ' || schemaname || '.', ' ON ') AS def FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1`);
+  return { keys: keys.rows, indexes: indexes.rows };
+}

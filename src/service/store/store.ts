@@ -329,6 +329,16 @@ export interface Store {
    */
   deleteExpiredLimits(now: EpochMs): Promise<number>;
 
+  /**
+   * Runs `work`, a bulk load (`svc seed` into an installation without members), against a store
+   * that writes as fast as this one can; answers what `work` answers. On PostgreSQL the load is
+   * one transaction, all or nothing, whose member tables check their foreign keys once at the
+   * end instead of row by row (./postgres/bulk-load): a broken reference fails the whole load
+   * then, and other callers wait for those tables until it ends. SQLite and memory run `work`
+   * against themselves: each call in it is its own transaction, as always.
+   */
+  bulkLoad<T>(work: (store: Store) => Promise<T>): Promise<T>;
+
   close(): Promise<void>;
 }
 

@@ -3,7 +3,8 @@ import type pg from 'pg';
 import { connectPostgres, insertUnnest, type Param } from '../postgres/connection';
 import { describeDatabase } from '../open';
 import { after, keyEquals, type Cell, type TableIO, type TableRow } from './table-io';
-import { BOOKKEEPING_TABLES } from './tables';
+import { setAsideForLoad } from '../postgres/bulk-load';
+import { BOOKKEEPING_TABLES, COPIED_TABLES } from './tables';
 
 /** `?` to `$n`, as the store's connection numbers them. */
 const numbered = (text: string) => {
@@ -30,7 +31,11 @@ export async function postgresTables(url: string): Promise<TableIO> {
   // Writes go straight through this client: it is already inside the transaction beginWrite opened.
   const tx = {
     run: async (text: string, ...params: Param[]) => (await client.query(numbered(text), params as unknown[])).rowCount ?? 0,
+    raw: async (text: string, ...params: Param[]) =>
+      (await client.query({ text: numbered(text), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
   };
+  /** Makes again the keys and indexes beginWrite set aside; undefined outside a write. */
+  let restoreForLoad: (() => Promise<void>) | undefined;
   return {
     label: describeDatabase(url),
     async tables() {
@@ -68,6 +73,8 @@ export async function postgresTables(url: string): Promise<TableIO> {
     },
     async beginWrite() {
       await client.query('BEGIN');
+      // As a bulk load (../postgres/bulk-load): keys checked and indexes built once, at the end, not row by row.
+      restoreForLoad = await setAsideForLoad(tx, COPIED_TABLES.map((t) => t.name));
     },
     async write(table, columns, batch) {
       // One after another: a pg client runs one query at a time (concurrent calls are deprecated).
@@ -79,9 +86,12 @@ export async function postgresTables(url: string): Promise<TableIO> {
       if (lastId > 0) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, lastId]);
     },
     async commit() {
+      await restoreForLoad?.();
+      restoreForLoad = undefined;
       await client.query('COMMIT');
     },
     async rollback() {
+      restoreForLoad = undefined;
       await client.query('ROLLBACK');
     },
     async close() {

@@ -308,6 +308,9 @@ export function createMemoryStore(): Store {
     ...leases.methods,
     deleteExpiredLimits: async (now) => limits.deleteExpired(now) + leases.deleteExpired(now),
 
+    bulkLoad(work) {
+      return work(this);
+    },
     async close() {},
   };
 }

@@ -9,8 +9,10 @@
  * not on the event loop.
  */
 import type { NewContentView, NewMembership } from '../records';
+import { bulkLoadOn } from './bulk-load';
 import {
   type Param,
+  type PostgresConnection,
   type Sql,
   connectPostgres,
   headWithId,
@@ -113,7 +115,11 @@ async function writeViews(tx: Sql, rows: readonly NewContentView[]): Promise<num
 }
 
 export async function openPostgresStore(url: string, options: { max?: number } = {}): Promise<Store> {
-  const conn = await connectPostgres(url, options);
+  return keepDefinitionReads(postgresStoreOn(await connectPostgres(url, options)), url);
+}
+
+/** The store over a connection: the pool, or one transaction of it in a bulk load (./bulk-load). */
+function postgresStoreOn(conn: PostgresConnection): Store {
   const { page } = conn;
   let closing: Promise<void> | undefined;
   const getSite = async (id: number) => {
@@ -121,7 +127,7 @@ export async function openPostgresStore(url: string, options: { max?: number } =
     return row && siteFrom(row);
   };
 
-  return keepDefinitionReads({
+  return {
     async secret(name, create) {
       const found = await conn.first('SELECT value FROM secrets WHERE name = ?', name);
       if (found) return found.value as string;
@@ -271,7 +277,9 @@ export async function openPostgresStore(url: string, options: { max?: number } =
     ...postgresLimits(conn),
     ...postgresLeases(conn),
 
+    bulkLoad: (work) => bulkLoadOn(conn, postgresStoreOn, work),
+
     // Safe to call twice, as SQLite's: the pool ends once.
     close: () => (closing ??= conn.close()),
-  }, url);
+  };
 }

@@ -51,6 +51,14 @@ export async function keepDefinitionReads(store: Store, url: string): Promise<St
     ...writes,
     getSite: (id) => kept(`site ${id}`, () => store.getSite(id)),
     getSiteBySubdomain: (subdomain) => kept(`subdomain ${subdomain}`, () => store.getSiteBySubdomain(subdomain)),
+    // A load may write sites, plans or fields too; its store keeps nothing itself.
+    async bulkLoad(work) {
+      try {
+        return await store.bulkLoad(work);
+      } finally {
+        changed();
+      }
+    },
     findApiKeyByHash: (hash) => kept(`key ${hash}`, () => store.findApiKeyByHash(hash)),
     getPlan: (siteId, id) => kept(`plan ${siteId} ${id}`, () => store.getPlan(siteId, id)),
     listSignupFields: (siteId) => kept(`fields ${siteId}`, () => store.listSignupFields(siteId)),
