@@ -8,13 +8,13 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { ConflictError, MissingReferenceError, SchemaVersionError } from '../src/service/store/errors';
 import { openPostgresStore } from '../src/service/store/postgres';
-import { UNNEST_ROWS } from '../src/service/store/postgres/connection';
+import { ROWS_PER_STATEMENT } from '../src/service/store/postgres/connection';
 import { MIGRATIONS, migratePostgres } from '../src/service/store/postgres/migrations';
 import type { NewMembership } from '../src/service/store/records';
 import type { SiteChangeSet } from '../src/service/store/site-definition';
 import type { Store } from '../src/service/store/store';
 import { runStoreContract } from './store-contract';
-import { T0, addMembers, expectRejects, newPlan, newSite } from './store-contract/fixtures';
+import { T0, addMembers, expectRejects, newMember, newPlan, newSite } from './store-contract/fixtures';
 import { describePostgres, newPostgresSchema, newPostgresStore } from './support/postgres';
 
 describePostgres('postgres store', () => {
@@ -125,13 +125,13 @@ describePostgres('postgres store', () => {
     expect(after.plans.map((p) => p.key)).toEqual([`plan-${applied[0]}`]);
   });
 
-  test('a batch of more rows than one unnest statement takes keeps input order and copies each plan\'s type; a bad last row writes none', async () => {
+  test('a batch of more rows than one COPY statement takes keeps input order and copies each plan\'s type; a bad last row writes none', async () => {
     const store = await fresh();
     const site = await store.createSite(newSite('alpha'));
     const free = await store.createPlan(newPlan(site.id));
     const paid = await store.createPlan(newPlan(site.id, {}, { type: 'subscription', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } } }));
     const members = await addMembers(store, site.id, 3);
-    const count = UNNEST_ROWS * 2 + 7;
+    const count = ROWS_PER_STATEMENT * 2 + 7;
     const rows: NewMembership[] = Array.from({ length: count }, (_, i) => ({
       siteId: site.id, memberId: members[i % 3]!, planId: i % 2 === 0 ? free.id : paid.id, status: 'active', createdAt: T0 + i,
       paymentFailure: false,
@@ -145,16 +145,33 @@ describePostgres('postgres store', () => {
     const ids = await store.createMemberships(rows);
     expect(ids).toHaveLength(count);
     expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
-    const page = await store.listMemberships(site.id, {}, { afterId: ids[UNNEST_ROWS - 2]! - 1, limit: 3 });
+    const page = await store.listMemberships(site.id, {}, { afterId: ids[ROWS_PER_STATEMENT - 2]! - 1, limit: 3 });
     expect(page.items.map((m) => [m.id, m.createdAt, m.type])).toEqual([
-      [ids[UNNEST_ROWS - 2], T0 + UNNEST_ROWS - 2, 'free'],
-      [ids[UNNEST_ROWS - 1], T0 + UNNEST_ROWS - 1, 'subscription'],
-      [ids[UNNEST_ROWS], T0 + UNNEST_ROWS, 'free'],
+      [ids[ROWS_PER_STATEMENT - 2], T0 + ROWS_PER_STATEMENT - 2, 'free'],
+      [ids[ROWS_PER_STATEMENT - 1], T0 + ROWS_PER_STATEMENT - 1, 'subscription'],
+      [ids[ROWS_PER_STATEMENT], T0 + ROWS_PER_STATEMENT, 'free'],
     ]);
     expect(await store.siteMetrics(site.id)).toEqual({ activeMemberCount: 3, freeMemberCount: 3, paidMemberCount: 3 });
     expect(await store.planActiveMemberCounts(site.id, [free.id, paid.id, paid.id + 1])).toEqual(
       new Map([[free.id, 3], [paid.id, 3], [paid.id + 1, 0]]),
     );
+  });
+
+  test("a batch's text goes through COPY as written: tabs, newlines, carriage returns, backslashes, a literal \\N, empty and absent values", async () => {
+    const store = await fresh();
+    const site = await store.createSite(newSite('alpha'));
+    const awkward = ['tab\there', 'line\nbreak', 'cr\rlf\r\n', 'back\\slash \\N \\t', '\\N', '', ' ', 'naïve ✓ 𝄞', '"quoted", {braced}'];
+    const rows = awkward.map((text, i) => newMember(site.id, `m${i}@example.com`, { firstName: text, lastName: i % 2 === 0 ? text : undefined }));
+    const ids = await store.createMembers(rows);
+    for (const [i, id] of ids.entries()) {
+      const member = (await store.getMember(site.id, id))!;
+      expect(member.firstName, JSON.stringify(awkward[i])).toBe(awkward[i]);
+      expect(member.lastName, JSON.stringify(awkward[i])).toBe(i % 2 === 0 ? awkward[i] : undefined);
+    }
+    const events = awkward.map((text, i) => ({ siteId: site.id, memberId: ids[i]!, eventType: 'login' as const, details: { text }, createdAt: T0 }));
+    await store.createMemberEvents(events);
+    const read = await store.listMemberEvents(site.id, {}, { limit: 20 });
+    expect(read.items.map((e) => e.details)).toEqual(awkward.map((text) => ({ text })));
   });
 
   test('member events and content views in big batches: ids in input order; a bad row is named as the one-row method names it', async () => {
@@ -165,7 +182,7 @@ describePostgres('postgres store', () => {
     const [stranger] = await addMembers(store, other.id, 1);
     const space = await store.createContentSpace({ siteId: site.id, name: 'Library' });
     const node = await store.createContentNode({ siteId: site.id, spaceId: space, name: 'Intro', type: 'article' });
-    const count = UNNEST_ROWS + 1;
+    const count = ROWS_PER_STATEMENT + 1;
     const events = Array.from({ length: count }, (_, i) => ({
       siteId: site.id, memberId: ann!, eventType: 'login' as const, details: { n: i, text: 'a "quoted", {braced} \\ value' }, createdAt: T0 + i,
     }));

@@ -1,6 +1,6 @@
 /** `svc db copy` on PostgreSQL: one connection of the store's pool, one transaction on it. */
 import type pg from 'pg';
-import { connectPostgres, insertUnnest, type Param } from '../postgres/connection';
+import { connectPostgres, copyRows, insertRows, type Param } from '../postgres/connection';
 import { describeDatabase } from '../open';
 import { after, keyEquals, type Cell, type TableIO, type TableRow } from './table-io';
 import { setAsideForLoad } from '../postgres/bulk-load';
@@ -18,19 +18,10 @@ export async function postgresTables(url: string): Promise<TableIO> {
   const rows = async (text: string, ...params: Cell[]) =>
     (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as TableRow[];
   const one = async (text: string, ...params: Cell[]) => (await rows(text, ...params))[0]?.[0];
-  /** The PostgreSQL type of each column, for the unnest arrays of a batch. */
-  const types = new Map<string, string>();
-  const columnType = async (table: string, column: string) => {
-    const name = `${table}.${column}`;
-    if (!types.has(name)) {
-      types.set(name, (await one(
-        `SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = to_regclass(?) AND attname = ?`, table, column)) as string);
-    }
-    return types.get(name)!;
-  };
   // Writes go straight through this client: it is already inside the transaction beginWrite opened.
   const tx = {
     run: async (text: string, ...params: Param[]) => (await client.query(numbered(text), params as unknown[])).rowCount ?? 0,
+    copy: (into: string, rows: ReadonlyArray<readonly Param[]>) => copyRows(client, into, rows),
     raw: async (text: string, ...params: Param[]) =>
       (await client.query({ text: numbered(text), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
   };
@@ -78,9 +69,7 @@ export async function postgresTables(url: string): Promise<TableIO> {
     },
     async write(table, columns, batch) {
       // One after another: a pg client runs one query at a time (concurrent calls are deprecated).
-      const columnTypes: string[] = [];
-      for (const column of columns) columnTypes.push(await columnType(table, column));
-      await insertUnnest(tx, `INSERT INTO ${table} (${columns.join(', ')})`, columnTypes, batch);
+      await insertRows(tx, `${table} (${columns.join(', ')})`, batch);
     },
     async continueIds(table, lastId) {
       if (lastId > 0) await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2)`, [table, lastId]);

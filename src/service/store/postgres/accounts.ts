@@ -11,7 +11,7 @@
  *   postgresSessionWriter(tx, session: NewSession): Promise<SessionRecord>
  *   postgresMemberPatcher(tx, siteId, memberId, patch: MemberPatch): Promise<boolean>
  *
- * The member and event writers take batches (ids reserved, then unnest statements), answering
+ * The member and event writers take batches (ids reserved, then COPY statements), answering
  * ids in input order: each is insertBatch's `write` as it is (createMemberEvents:
  * `insertBatch(conn, events, postgresEventWriter, …)`). Like the session writer they let
  * PostgreSQL's error through, for the caller to report (insertAll, insertBatch, storeError).
@@ -48,10 +48,10 @@ import {
   type PostgresConnection,
   type Sql,
   conflictFrom,
-  headWithId,
+  intoWithId,
   insertAll,
   insertBatch,
-  insertUnnest,
+  insertRows,
   newId,
   noRow,
   noSite,
@@ -61,16 +61,12 @@ import {
 /** Expired sessions deleted per statement (deleteExpiredSessions): one statement never holds many row locks for long. */
 const SWEEP_BATCH = 5000;
 
-/** The PostgreSQL types of INSERT_MEMBER's columns, after the reserved id. */
-const MEMBER_TYPES = ['bigint', 'bigint', 'text', 'text', 'text', 'text', 'bigint', 'text', 'text', 'text', 'bigint'];
-const EVENT_TYPES = ['bigint', 'bigint', 'bigint', 'text', 'text', 'bigint'];
 /** New members' sign-up values: no row to replace, so a plain insert (UPSERT_VALUE's columns). */
-const VALUES_HEAD = 'INSERT INTO signup_values (site_id, member_id, field_id, value)';
-const VALUE_TYPES = ['bigint', 'bigint', 'bigint', 'text'];
+const VALUES_INTO = 'signup_values (site_id, member_id, field_id, value)';
 
 export async function postgresMemberWriter(tx: Sql, members: readonly NewMember[]): Promise<number[]> {
   const ids = await reserveIds(tx, 'members', members.length);
-  await insertUnnest(tx, headWithId(INSERT_MEMBER), MEMBER_TYPES, members.map((m, i): Param[] => [ids[i]!, ...memberValues(m)]));
+  await insertRows(tx, intoWithId(INSERT_MEMBER), members.map((m, i): Param[] => [ids[i]!, ...memberValues(m)]));
   // A field given twice keeps its last value, as UPSERT_VALUE does one at a time: one statement
   // may not write the same (member, field) twice.
   const values = members.flatMap((m, i) =>
@@ -78,14 +74,14 @@ export async function postgresMemberWriter(tx: Sql, members: readonly NewMember[
       ([fieldId, value]): Param[] => [m.siteId, ids[i]!, fieldId, JSON.stringify(value)],
     ),
   );
-  await insertUnnest(tx, VALUES_HEAD, VALUE_TYPES, values);
+  await insertRows(tx, VALUES_INTO, values);
   return ids;
 }
 
 export async function postgresEventWriter(tx: Sql, events: readonly NewMemberEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
   const ids = await reserveIds(tx, 'member_events', events.length);
-  await insertUnnest(tx, headWithId(INSERT_EVENT), EVENT_TYPES, events.map((e, i): Param[] => [ids[i]!, ...eventValues(e)]));
+  await insertRows(tx, intoWithId(INSERT_EVENT), events.map((e, i): Param[] => [ids[i]!, ...eventValues(e)]));
   return ids;
 }
 
@@ -135,7 +131,7 @@ export function postgresAccounts(conn: PostgresConnection): AccountMethods {
       insertAll(conn, fields, (tx, f) => newId(tx, INSERT_SIGNUP_FIELD, ...signupFieldValues(f.siteId, f)), (f) => noSite(conn, f.siteId)),
     listSignupFields: async (siteId) => (await conn.raw(ACCOUNT_READS.signupFields, siteId)).map(signupFieldFrom),
 
-    // The demo seed's batches: unnest statements, or row by row to report the first bad row.
+    // The demo seed's batches: COPY statements, or row by row to report the first bad row.
     createMembers: (members) => insertBatch(conn, members, postgresMemberWriter, insertMember, memberMissing),
     async getMember(siteId, id) {
       const row = await conn.firstRaw(ACCOUNT_READS.member, siteId, id);

@@ -3,10 +3,11 @@
  * foreign-key check is a query of the referenced table that also locks the referenced row (about
  * 45% of an insert into the member tables here), and each index takes an entry per row, which a
  * sorted build at the end makes for a fraction of the cost. So for a load the foreign keys and
- * the non-unique indexes of the member tables are set aside, the rows written, and the indexes
- * built and the keys added back (which checks every row at once, one join per key), all in one
+ * the indexes of the member tables are set aside, the rows written, and the indexes built and
+ * the keys added back (which checks every row at once, one join per key), all in one
  * transaction: nobody ever sees the tables without them, and a row that breaks a key fails the
- * whole load. Unique indexes stay: they decide what a write does (a ConflictError, ON CONFLICT).
+ * whole load. Primary keys stay, and so do the unique indexes the primary key does not imply:
+ * they decide what a write does (a ConflictError, ON CONFLICT).
  * Setting them aside locks each table and the tables it references until the load ends, so the
  * service waits meanwhile.
  */
@@ -33,19 +34,26 @@ export class BulkLoadReferenceError extends Error {
 }
 
 /**
- * Drops the foreign keys and non-unique indexes of `tables`, in the caller's transaction;
+ * Drops the foreign keys and the indexes that decide nothing of `tables`, in the caller's transaction;
  * answers a function that makes them again (the indexes first, so a key's check can use them)
  * in the same transaction, to be called before it commits.
  */
 export async function setAsideForLoad(sql: Pick<Sql, 'raw' | 'run'>, tables: readonly string[]): Promise<() => Promise<void>> {
-  const read = async (select: string) =>
-    (await sql.raw(select, tables)).map(([table, name, definition]) => ({ table, name, definition }) as SetAside);
+  const read = async (select: string, times = 1) =>
+    (await sql.raw(select, ...Array<readonly string[]>(times).fill(tables))).map(([table, name, definition]) => ({ table, name, definition }) as SetAside);
   const keys = await read(
     `SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint
      WHERE contype = 'f' AND conrelid = ANY(?::regclass[]) ORDER BY 1, 2`);
+  // Non-unique indexes, and unique ones whose columns include the primary key's (as (site_id, id)):
+  // the primary key alone keeps those unique. None that a constraint kept meanwhile relies on.
   const indexes = await read(
-    `SELECT indrelid::regclass::text, indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index
-     WHERE NOT indisunique AND indrelid = ANY(?::regclass[]) ORDER BY 1, 2`);
+    `SELECT i.indrelid::regclass::text, i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i
+     WHERE i.indrelid = ANY(?::regclass[]) AND NOT i.indisprimary
+       AND (NOT i.indisunique OR EXISTS (
+         SELECT 1 FROM pg_index p WHERE p.indrelid = i.indrelid AND p.indisprimary AND p.indkey::int2[] <@ i.indkey::int2[]))
+       AND NOT EXISTS (
+         SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND (c.contype <> 'f' OR c.conrelid <> ALL(?::regclass[])))
+     ORDER BY 1, 2`, 2);
   for (const key of keys) await sql.run(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
   for (const index of indexes) await sql.run(`DROP INDEX ${index.name}`);
   return async () => {

@@ -11,13 +11,15 @@
  * order or fails the transaction, which is then run again from the start. So the work passed to
  * `transaction` must do nothing outside the database (or nothing that matters twice).
  */
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { ConflictError, MissingReferenceError } from '../errors';
 import type { Page, PageRequest } from '../queries';
 import type { RawRow, Row, Where } from '../sql-rows';
 import { migratePostgres } from './migrations';
 
-/** A value bound to a placeholder; arrays are for `= ANY(?)` and unnest. */
+/** A value bound to a placeholder (arrays are for `= ANY(?)` and unnest), or a COPY row's. */
 export type Param = string | number | boolean | null | readonly (string | number | boolean | null)[];
 
 /** Queries on the pool (each statement on its own) or inside one transaction. */
@@ -30,6 +32,8 @@ export interface Sql {
   firstRaw(text: string, ...params: Param[]): Promise<RawRow | undefined>;
   /** Runs a statement; answers how many rows it changed. */
   run(text: string, ...params: Param[]): Promise<number>;
+  /** Writes rows with `COPY t (a, b) FROM STDIN` (`into` is `t (a, b)`), each row's values in that order. */
+  copy(into: string, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
 }
 
 export interface PostgresConnection extends Sql {
@@ -166,6 +170,22 @@ export async function connectPostgres(url: string, { max = 10 }: { max?: number 
     raw: async (text, ...params) => (await query(on, text, params, 'array')).rows as RawRow[],
     firstRaw: async (text, ...params) => (await query(on, text, params, 'array')).rows[0] as RawRow | undefined,
     run: async (text, ...params) => (await query(on, text, params)).rowCount ?? 0,
+    async copy(into, rows) {
+      if (on instanceof pg.Pool) {
+        const client = await on.connect();
+        let broken: Error | undefined;
+        try {
+          await copyRows(client, into, rows);
+        } catch (error) {
+          broken = error as Error;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      } else {
+        await copyRows(on, into, rows);
+      }
+    },
   });
   const onPool = sqlOn(pool);
 
@@ -255,6 +275,7 @@ function connectionOn(client: pg.PoolClient, sql: Sql, pool: pg.Pool): PostgresC
     raw: (text, ...params) => inTurn(() => sql.raw(text, ...params)),
     firstRaw: (text, ...params) => inTurn(() => sql.firstRaw(text, ...params)),
     run: (text, ...params) => inTurn(() => sql.run(text, ...params)),
+    copy: (into, rows) => inTurn(() => sql.copy(into, rows)),
     transaction: inSavepoint,
     snapshot: (work) => inTurn(() => work(sql)),
     page: (select, idColumn, where, req, map) => inTurn(() => keysetPage(sql, select, idColumn, where, req, map)),
@@ -296,29 +317,62 @@ export async function insertAll<T>(
 }
 
 /**
- * Inserts many rows with one statement per UNNEST_ROWS: `head` (`INSERT INTO t (a, b)`) and
- * the PostgreSQL type of each column (`bigint`, `text`, …), in the caller's transaction. Each
- * column goes as one array parameter, so a batch is one round trip whatever its width. `tail`
- * follows the rows (`ON CONFLICT …`).
+ * Inserts many rows into `into` (`t (a, b)`), each row's values in that order, in the caller's
+ * transaction: one COPY … FROM STDIN per ROWS_PER_STATEMENT. COPY costs the server about half of
+ * what an INSERT … SELECT FROM unnest(…) of the same rows did (no arrays to parse and unpack),
+ * and the client less than building the arrays.
  */
-export const UNNEST_ROWS = 5000;
-export async function insertUnnest(
-  tx: Pick<Sql, 'run'>,
-  head: string,
-  columnTypes: readonly string[],
-  rows: ReadonlyArray<readonly Param[]>,
-  tail = '',
-): Promise<void> {
-  const select = `${head} SELECT * FROM unnest(${columnTypes.map((type) => `?::${type}[]`).join(', ')}) ${tail}`;
-  for (let start = 0; start < rows.length; start += UNNEST_ROWS) {
-    const chunk = rows.slice(start, start + UNNEST_ROWS);
-    const columns = columnTypes.map((_, c) => chunk.map((row) => row[c]!) as Param);
-    await tx.run(select, ...columns);
-  }
+export const ROWS_PER_STATEMENT = 5000;
+export async function insertRows(tx: Pick<Sql, 'copy'>, into: string, rows: ReadonlyArray<readonly Param[]>): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await tx.copy(into, rows.slice(start, start + ROWS_PER_STATEMENT));
 }
 
 /**
- * Writes a batch with `write` (unnest statements, see insertUnnest) in one transaction. On a
+ * insertRows for a statement COPY cannot make: rows that go through `onConflict` (`ON CONFLICT
+ * …`). One INSERT … SELECT FROM unnest(…) per ROWS_PER_STATEMENT, each column one array of its
+ * PostgreSQL type (`columnTypes`: `bigint`, `text`, …).
+ */
+export async function upsertRows(
+  tx: Pick<Sql, 'run'>,
+  into: string,
+  columnTypes: readonly string[],
+  rows: ReadonlyArray<readonly Param[]>,
+  onConflict: string,
+): Promise<void> {
+  const insert = `INSERT INTO ${into} SELECT * FROM unnest(${columnTypes.map((type) => `?::${type}[]`).join(', ')}) ${onConflict}`;
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+    await tx.run(insert, ...columnTypes.map((_, c) => chunk.map((row) => row[c]!) as Param));
+  }
+}
+
+/** COPY's text format: `\N` for null, a backslash before a backslash, tab, newline or carriage return. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+function copyText(value: Param | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'string') return COPY_SPECIAL.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]!) : value;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`cannot COPY the number ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  throw new TypeError('cannot COPY an array value');
+}
+
+export async function copyRows(client: pg.ClientBase, into: string, rows: ReadonlyArray<readonly Param[]>): Promise<void> {
+  let text = '';
+  for (const row of rows) {
+    for (let c = 0; c < row.length; c++) text += (c === 0 ? '' : '\t') + copyText(row[c]);
+    text += '\n';
+  }
+  const stream = client.query(copyFrom(`COPY ${into} FROM STDIN`));
+  stream.end(text);
+  await finished(stream);
+}
+
+/**
+ * Writes a batch with `write` (COPY statements, see insertRows) in one transaction. On a
  * broken rule it rolls back and writes the rows one at a time with insertAll instead, in one
  * transaction too: that throws the store error of the first row the one-row method would reject
  * (and, should every row pass after all, writes them as the one-row method would). As the SQLite
@@ -341,12 +395,12 @@ export async function insertBatch<T>(
 }
 
 /**
- * insertUnnest's head for rows with reserved ids (reserveIds), from a single-row INSERT both
- * stores run (`INSERT INTO t (a, b) VALUES (?, ?)`, or its head alone): `INSERT INTO t (id, a, b)`.
+ * insertRows' `into` for rows with reserved ids (reserveIds), from a single-row INSERT both
+ * stores run (`INSERT INTO t (a, b) VALUES (?, ?)`, or its head alone): `t (id, a, b)`.
  */
-export function headWithId(insert: string): string {
+export function intoWithId(insert: string): string {
   const values = insert.indexOf(' VALUES');
-  return (values < 0 ? insert : insert.slice(0, values)).replace('(', '(id, ');
+  return (values < 0 ? insert : insert.slice(0, values)).replace(/^INSERT INTO /, '').replace('(', '(id, ');
 }
 
 /** Runs an INSERT with `RETURNING id` appended; answers the new row's id. */

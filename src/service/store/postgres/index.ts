@@ -15,10 +15,10 @@ import {
   type PostgresConnection,
   type Sql,
   connectPostgres,
-  headWithId,
+  intoWithId,
   insertAll,
   insertBatch,
-  insertUnnest,
+  insertRows,
   newId,
   noRow,
   noSite,
@@ -76,16 +76,12 @@ import {
 import type { Store } from '../store';
 
 /*
- * A membership batch's statement: ids given (reserved up front, so the answer is in input order)
- * and every column one unnest array. The type, which the one-row statement copies from the plan
- * with a subquery, is looked up first (planTypes).
+ * A membership batch's columns: ids given (reserved up front, so the answer is in input order).
+ * The type, which the one-row statement copies from the plan with a subquery, is looked up first
+ * (planTypes).
  */
-const MEMBERSHIP_BATCH = {
-  head: `INSERT INTO memberships (id, site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
-    billing_period_end, payment_failure, payments_made)`,
-  types: ['bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'integer', 'bigint'],
-};
-const VIEW_TYPES = ['bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
+const MEMBERSHIP_BATCH_INTO = `memberships (id, site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
+  billing_period_end, payment_failure, payments_made)`;
 
 /** The plans' types by `site:plan`, for a membership batch: its rows copy their plan's type. */
 async function planTypes(tx: Sql, memberships: readonly NewMembership[]): Promise<Map<string, string>> {
@@ -95,13 +91,13 @@ async function planTypes(tx: Sql, memberships: readonly NewMembership[]): Promis
 }
 
 /*
- * The batch writers (insertBatch's fast path): ids reserved, then unnest statements, in the
+ * The batch writers (insertBatch's fast path): ids reserved, then COPY statements, in the
  * caller's transaction; the ids answer in input order.
  */
 async function writeMemberships(tx: Sql, rows: readonly NewMembership[]): Promise<number[]> {
   const ids = await reserveIds(tx, 'memberships', rows.length);
   const types = await planTypes(tx, rows);
-  await insertUnnest(tx, MEMBERSHIP_BATCH.head, MEMBERSHIP_BATCH.types, rows.map((m, i): Param[] => {
+  await insertRows(tx, MEMBERSHIP_BATCH_INTO, rows.map((m, i): Param[] => {
     // The one-row statement's values less the two its type look-up takes (plan and site again).
     const [siteId, memberId, planId, , , ...rest] = membershipValues(m);
     return [ids[i]!, siteId!, memberId!, planId!, types.get(`${m.siteId}:${m.planId}`) ?? null, ...rest];
@@ -110,7 +106,7 @@ async function writeMemberships(tx: Sql, rows: readonly NewMembership[]): Promis
 }
 async function writeViews(tx: Sql, rows: readonly NewContentView[]): Promise<number[]> {
   const ids = await reserveIds(tx, 'content_views', rows.length);
-  await insertUnnest(tx, headWithId(INSERT_CONTENT_VIEW), VIEW_TYPES, rows.map((v, i) => [ids[i]!, ...contentViewValues(v)]));
+  await insertRows(tx, intoWithId(INSERT_CONTENT_VIEW), rows.map((v, i) => [ids[i]!, ...contentViewValues(v)]));
   return ids;
 }
 

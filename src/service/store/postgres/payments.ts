@@ -4,8 +4,9 @@
  * Same-site references are checked by the schema's composite foreign keys (an invoice's
  * membership by (site, member, membership)); only when an insert fails does a follow-up query
  * name the wrong field (insertAll's `missing`). The batches, the demo seed's hundreds of
- * thousands of rows, are unnest statements with their ids reserved, replayed row by row on a
- * broken rule to report the first bad row as the one-row method would (insertBatch).
+ * thousands of rows, are COPY statements (cards: unnest upserts) with their ids reserved,
+ * replayed row by row on a broken rule to report the first bad row as the one-row method would
+ * (insertBatch).
  *
  * A saved card is replaced by one upsert on the member's unique (site, member) that gives the
  * row the new card's id: a new id per card, none reused, as SQLite's delete and insert do, and
@@ -20,10 +21,11 @@ import {
   type Param,
   type PostgresConnection,
   type Sql,
-  headWithId,
+  intoWithId,
   insertAll,
   insertBatch,
-  insertUnnest,
+  insertRows,
+  upsertRows,
   newId,
   noRow,
   noSite,
@@ -38,7 +40,6 @@ const REPLACE_METHOD = `ON CONFLICT (site_id, member_id) DO UPDATE SET id = excl
   created_at = excluded.created_at`;
 /** The PostgreSQL types of the columns after the reserved id. */
 const METHOD_TYPES = ['bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'integer', 'integer', 'bigint'];
-const INVOICE_TYPES = ['bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'bigint'];
 
 /** The card as saved: another process may replace it the moment the transaction ends, so it is read in it. */
 const saveMethod = async (tx: Sql, m: NewPaymentMethod): Promise<PaymentMethodRecord> =>
@@ -59,7 +60,7 @@ async function saveMethods(tx: Sql, methods: readonly NewPaymentMethod[]): Promi
   }
   const ids = await reserveIds(tx, 'payment_methods', last.size);
   const rows = [...last.values()].map((m, i): Param[] => [ids[i]!, ...valuesOf(methodValues, m)]);
-  await insertUnnest(tx, headWithId(INSERT_METHOD), METHOD_TYPES, rows, REPLACE_METHOD);
+  await upsertRows(tx, intoWithId(INSERT_METHOD), METHOD_TYPES, rows, REPLACE_METHOD);
   return ids;
 }
 
@@ -68,7 +69,7 @@ const addInvoice = (tx: Sql, i: NewInvoice) =>
 
 async function addInvoices(tx: Sql, invoices: readonly NewInvoice[]): Promise<number[]> {
   const ids = await reserveIds(tx, 'invoices', invoices.length);
-  await insertUnnest(tx, headWithId(INSERT_INVOICE), INVOICE_TYPES, invoices.map((i, k): Param[] => [ids[k]!, ...valuesOf(invoiceValues, i)]));
+  await insertRows(tx, intoWithId(INSERT_INVOICE), invoices.map((i, k): Param[] => [ids[k]!, ...valuesOf(invoiceValues, i)]));
   return ids;
 }
 
