@@ -8,7 +8,8 @@
 import pg from 'pg';
 import { afterEach, expect, test, vi } from 'vitest';
 import { BulkLoadReferenceError } from '../src/service/store/postgres/bulk-load';
-import { T0, addMembers, newPlan, newSite } from './store-contract/fixtures';
+import type { Store } from '../src/service/store/store';
+import { T0, addMembers, newMember, newPlan, newSite } from './store-contract/fixtures';
 import { describePostgres, keysAndIndexes, newPostgresSchema } from './support/postgres';
 import { openPostgresStore } from '../src/service/store/postgres';
 
@@ -85,6 +86,19 @@ describePostgres('postgres bulk load', () => {
       loaded = true;
     });
     expect(await outside).toBe(100);
+  });
+
+  test('a write the work left under way when it returned is committed with the load; a call on its store after the load is refused', async () => {
+    const { store, client, site } = await setUp();
+    let kept: Store | undefined;
+    await store.bulkLoad(async (load) => {
+      kept = load;
+      void addMembers(load, site.id, 30);
+    });
+    expect((await client.query('SELECT count(*)::int AS n FROM members')).rows[0].n).toBe(30);
+    await expect(kept!.createMembers([newMember(site.id, 'late@example.com')])).rejects.toThrow(/has ended/);
+    await expect(kept!.listMembers(site.id, {}, { limit: 1 })).rejects.toThrow(/has ended/);
+    expect((await client.query('SELECT count(*)::int AS n FROM members')).rows[0].n).toBe(30);
   });
 
   test("the load's writes sent at once take turns on its connection: no client is sent a query while another runs on it", async () => {

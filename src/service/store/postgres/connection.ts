@@ -221,7 +221,15 @@ export async function connectPostgres(url: string, { max = 10 }: { max?: number 
   const snapshot = <T>(work: (tx: Sql) => Promise<T>) => onClient('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', (client) => work(sqlOn(client)));
 
   const within = <T>(work: (conn: PostgresConnection) => Promise<T>) =>
-    onClient('BEGIN ISOLATION LEVEL SERIALIZABLE', (client) => work(connectionOn(client, sqlOn(client), pool)));
+    onClient('BEGIN ISOLATION LEVEL SERIALIZABLE', async (client) => {
+      const pinned = connectionOn(client, sqlOn(client), pool);
+      try {
+        return await work(pinned.conn);
+      } finally {
+        // Before COMMIT or ROLLBACK, and before the client goes back to the pool.
+        await pinned.end();
+      }
+    });
 
   return {
     pool,
@@ -246,11 +254,15 @@ async function keysetPage<T>(sql: Sql, select: string, idColumn: string, where: 
  * call at a time (pg refuses a query sent while another runs on the client). A `transaction` is a
  * savepoint: its work goes straight to the client, and the others wait until it ends. A query from
  * outside it that was sent meanwhile would run inside the savepoint; there is none in the store,
- * whose transactions use only the `tx` they are handed.
+ * whose transactions use only the `tx` they are handed. `end` waits for the calls under way (work
+ * that returned without awaiting a write still has it committed) and refuses any later one, which
+ * would otherwise run outside the transaction, on a client back in the pool.
  */
-function connectionOn(client: pg.PoolClient, sql: Sql, pool: pg.Pool): PostgresConnection {
+function connectionOn(client: pg.PoolClient, sql: Sql, pool: pg.Pool): { conn: PostgresConnection; end(): Promise<void> } {
   let turn: Promise<unknown> = Promise.resolve();
+  let ended = false;
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    if (ended) return Promise.reject(new Error('the transaction this connection belonged to has ended'));
     const result = turn.then(work);
     turn = result.catch(() => undefined);
     return result;
@@ -283,7 +295,13 @@ function connectionOn(client: pg.PoolClient, sql: Sql, pool: pg.Pool): PostgresC
     // The client goes back to the pool when `within` ends.
     close: async () => undefined,
   };
-  return conn;
+  return {
+    conn,
+    async end() {
+      ended = true;
+      await turn;
+    },
+  };
 }
 
 /**
