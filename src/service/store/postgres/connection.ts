@@ -51,8 +51,9 @@ export interface PostgresConnection extends Sql {
    * Runs `work` inside one SERIALIZABLE transaction on one pooled connection (COMMIT when it
    * returns, ROLLBACK when it throws; not retried), handing it a PostgresConnection whose every
    * query goes there, one at a time: its `transaction` is a savepoint (one at a time, so callers
-   * that write at once take turns), its `snapshot` the transaction as it is. A bulk load runs
-   * this way (./bulk-load).
+   * that write at once take turns), its `snapshot` the transaction as it is. Calls still under
+   * way when `work` returns finish before COMMIT; later ones are refused. A bulk load runs this
+   * way (./bulk-load).
    */
   within<T>(work: (conn: PostgresConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
