@@ -15,12 +15,27 @@ export type FetchHandler = (request: Request, connection?: Connection) => Respon
 
 export interface RunningServer {
   url: string;
+  /**
+   * Stops taking connections and resolves once every connection has closed and every request's
+   * handler has returned, also one whose client went away meanwhile: the store may close then.
+   */
   close(): Promise<void>;
 }
 
 export function listen(fetch: FetchHandler, port: number, hostname: string): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
-    const handler = (request: Request, env: HttpBindings | Http2Bindings) => fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+    // Handlers under way: a client that disconnects ends its connection, not its handler, which
+    // may still be reading or writing the store.
+    let handling = 0;
+    let drained: (() => void) | undefined;
+    const handler = async (request: Request, env: HttpBindings | Http2Bindings) => {
+      handling++;
+      try {
+        return await fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+      } finally {
+        if (--handling === 0) drained?.();
+      }
+    };
     let closing = false;
     const answering = new Set<ServerResponse>();
     const server = serve({ fetch: handler, port, hostname }, (info: AddressInfo) => {
@@ -32,7 +47,7 @@ export function listen(fetch: FetchHandler, port: number, hostname: string): Pro
           new Promise((done) => {
             closing = true;
             for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
-            server.close(() => done());
+            server.close(() => (handling === 0 ? done() : (drained = done)));
             server.closeIdleConnections();
           }),
       });
