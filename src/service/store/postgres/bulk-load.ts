@@ -42,7 +42,7 @@ export async function setAsideForLoad(sql: Pick<Sql, 'raw' | 'run'>, tables: rea
   const read = async (select: string, times = 1) =>
     (await sql.raw(select, ...Array<readonly string[]>(times).fill(tables))).map(([table, name, definition]) => ({ table, name, definition }) as SetAside);
   const keys = await read(
-    `SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint
+    `SELECT conrelid::regclass::text, quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint
      WHERE contype = 'f' AND conrelid = ANY(?::regclass[]) ORDER BY 1, 2`);
   // Non-unique indexes, and unique ones whose columns include the primary key's (as (site_id, id)):
   // the primary key alone keeps those unique. None that a constraint kept meanwhile relies on.
