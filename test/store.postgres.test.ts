@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { ConflictError, MissingReferenceError, SchemaVersionError } from '../src/service/store/errors';
 import { openPostgresStore } from '../src/service/store/postgres';
-import { ROWS_PER_STATEMENT } from '../src/service/store/postgres/connection';
+import { ROWS_PER_STATEMENT, connectPostgres } from '../src/service/store/postgres/connection';
 import { MIGRATIONS, migratePostgres } from '../src/service/store/postgres/migrations';
 import type { NewMembership } from '../src/service/store/records';
 import type { SiteChangeSet } from '../src/service/store/site-definition';
@@ -155,6 +155,15 @@ describePostgres('postgres store', () => {
     expect(await store.planActiveMemberCounts(site.id, [free.id, paid.id, paid.id + 1])).toEqual(
       new Map([[free.id, 3], [paid.id, 3], [paid.id + 1, 0]]),
     );
+  });
+
+  test('COPY on the pool (not in a transaction of the caller\'s) writes its rows; a broken rule writes none of them', async () => {
+    const conn = await connectPostgres(await schema());
+    cleanups.push(() => conn.close());
+    await conn.copy('secrets (name, value)', [['one', 'a\tb'], ['two', '']]);
+    expect(await conn.all('SELECT name, value FROM secrets ORDER BY name')).toEqual([{ name: 'one', value: 'a\tb' }, { name: 'two', value: '' }]);
+    await expect(conn.copy('secrets (name, value)', [['three', 'c'], ['one', 'again']])).rejects.toMatchObject({ code: '23505' });
+    expect((await conn.all('SELECT name FROM secrets ORDER BY name')).map((r) => r.name)).toEqual(['one', 'two']);
   });
 
   test("a batch's text goes through COPY as written: tabs, newlines, carriage returns, backslashes, a literal \\N, empty and absent values", async () => {

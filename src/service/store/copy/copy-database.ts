@@ -4,9 +4,9 @@
  * sessions, cursors and links issued before keep working. The target must be empty. Both are
  * migrated to this build's schema first, so their tables and columns agree. The source is read
  * at one moment (one read transaction) and the target written in one transaction: a copy that
- * fails leaves the target as empty as it was. A PostgreSQL target sets its foreign keys and
- * non-unique indexes aside for that transaction and makes them again before it commits, as a
- * bulk load does (../postgres/bulk-load). Afterwards every table's count and a sample of its
+ * fails leaves the target as empty as it was. A PostgreSQL target sets its foreign keys and the
+ * indexes that decide nothing aside for that transaction and makes them again before it commits,
+ * as a bulk load does (../postgres/bulk-load). Afterwards every table's count and a sample of its
  * rows are compared between the two.
  */
 import { COPIED_TABLES } from './tables';

@@ -15,15 +15,14 @@ const numbered = (text: string) => {
 export async function postgresTables(url: string): Promise<TableIO> {
   const conn = await connectPostgres(url, { max: 1 });
   const client: pg.PoolClient = await conn.pool.connect();
-  const rows = async (text: string, ...params: Cell[]) =>
-    (await client.query({ text: numbered(text), values: params, rowMode: 'array' })).rows as TableRow[];
+  const rows = async (text: string, ...params: Param[]) =>
+    (await client.query({ text: numbered(text), values: params as unknown[], rowMode: 'array' })).rows as TableRow[];
   const one = async (text: string, ...params: Cell[]) => (await rows(text, ...params))[0]?.[0];
   // Writes go straight through this client: it is already inside the transaction beginWrite opened.
   const tx = {
     run: async (text: string, ...params: Param[]) => (await client.query(numbered(text), params as unknown[])).rowCount ?? 0,
     copy: (into: string, rows: ReadonlyArray<readonly Param[]>) => copyRows(client, into, rows),
-    raw: async (text: string, ...params: Param[]) =>
-      (await client.query({ text: numbered(text), values: params as unknown[], rowMode: 'array' })).rows as unknown[][],
+    raw: rows,
   };
   /** Makes again the keys and indexes beginWrite set aside; undefined outside a write. */
   let restoreForLoad: (() => Promise<void>) | undefined;

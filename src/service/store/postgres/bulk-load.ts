@@ -12,7 +12,7 @@
  * service waits meanwhile.
  */
 import pg from 'pg';
-import type { PostgresConnection, Sql } from './connection';
+import type { Param, PostgresConnection, Sql } from './connection';
 
 /** The tables a bulk load fills: members and everything a member has or did. */
 export const MEMBER_TABLES = [
@@ -39,11 +39,13 @@ export class BulkLoadReferenceError extends Error {
  * in the same transaction, to be called before it commits.
  */
 export async function setAsideForLoad(sql: Pick<Sql, 'raw' | 'run'>, tables: readonly string[]): Promise<() => Promise<void>> {
-  const read = async (select: string, times = 1) =>
-    (await sql.raw(select, ...Array<readonly string[]>(times).fill(tables))).map(([table, name, definition]) => ({ table, name, definition }) as SetAside);
+  const read = async (select: string, ...params: Param[]) =>
+    (await sql.raw(select, ...params)).map(([table, name, definition]) => ({ table, name, definition }) as SetAside);
   const keys = await read(
     `SELECT conrelid::regclass::text, quote_ident(conname), pg_get_constraintdef(oid) FROM pg_constraint
-     WHERE contype = 'f' AND conrelid = ANY(?::regclass[]) ORDER BY 1, 2`);
+     WHERE contype = 'f' AND conrelid = ANY(?::regclass[]) ORDER BY 1, 2`,
+    tables,
+  );
   // Non-unique indexes, and unique ones whose columns include the primary key's (as (site_id, id)):
   // the primary key alone keeps those unique. None that a constraint kept meanwhile relies on.
   const indexes = await read(
@@ -53,7 +55,10 @@ export async function setAsideForLoad(sql: Pick<Sql, 'raw' | 'run'>, tables: rea
          SELECT 1 FROM pg_index p WHERE p.indrelid = i.indrelid AND p.indisprimary AND p.indkey::int2[] <@ i.indkey::int2[]))
        AND NOT EXISTS (
          SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid AND (c.contype <> 'f' OR c.conrelid <> ALL(?::regclass[])))
-     ORDER BY 1, 2`, 2);
+     ORDER BY 1, 2`,
+    tables,
+    tables,
+  );
   for (const key of keys) await sql.run(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
   for (const index of indexes) await sql.run(`DROP INDEX ${index.name}`);
   return async () => {

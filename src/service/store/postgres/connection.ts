@@ -171,22 +171,8 @@ export async function connectPostgres(url: string, { max = 10 }: { max?: number 
     raw: async (text, ...params) => (await query(on, text, params, 'array')).rows as RawRow[],
     firstRaw: async (text, ...params) => (await query(on, text, params, 'array')).rows[0] as RawRow | undefined,
     run: async (text, ...params) => (await query(on, text, params)).rowCount ?? 0,
-    async copy(into, rows) {
-      if (on instanceof pg.Pool) {
-        const client = await on.connect();
-        let broken: Error | undefined;
-        try {
-          await copyRows(client, into, rows);
-        } catch (error) {
-          broken = error as Error;
-          throw error;
-        } finally {
-          client.release(broken);
-        }
-      } else {
-        await copyRows(on, into, rows);
-      }
-    },
+    // COPY runs on one client: on the pool, a transaction of its own lends it one.
+    copy: (into, rows) => (on instanceof pg.Pool ? transaction((tx) => tx.copy(into, rows)) : copyRows(on, into, rows)),
   });
   const onPool = sqlOn(pool);
 
