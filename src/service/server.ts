@@ -28,13 +28,15 @@ export function listen(fetch: FetchHandler, port: number, hostname: string): Pro
     // may still be reading or writing the store.
     let handling = 0;
     let drained: (() => void) | undefined;
-    const handler = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    const handler = (request: Request, env: HttpBindings | Http2Bindings) => {
+      const answer = fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
+      // An answer made at once is done; only one still being made is counted (and node-server
+      // keeps its fast path for the former).
+      if (!(answer instanceof Promise)) return answer;
       handling++;
-      try {
-        return await fetch(request, { remoteAddress: env.incoming.socket.remoteAddress });
-      } finally {
+      return answer.finally(() => {
         if (--handling === 0) drained?.();
-      }
+      });
     };
     let closing = false;
     const answering = new Set<ServerResponse>();
