@@ -7,7 +7,7 @@
  * SVC_URL is the service (default http://127.0.0.1:8787). The key needs `read.members`; with
  * `read.memberships` the report covers memberships too, and with `read.plans` it names their plans.
  * Exits 0 with the report, 1 when the API or the network fails, 2 without SVC_ADMIN_KEY.
- * Node 20 or later, no dependencies: copy it and count what your site cares about.
+ * Node 22 or later, no dependencies: copy it and count what your site cares about.
  */
 
 const BASE = `${(process.env.SVC_URL || 'http://127.0.0.1:8787').replace(/\/+$/, '')}/admin/v1`;

@@ -3,7 +3,7 @@
  * MSW), so the service never reaches for Node's Buffer or node:crypto outside Node-only files.
  */
 
-/** Cryptographically random bytes from the platform's Web Crypto (Node 20 has it globally). */
+/** Cryptographically random bytes from the platform's Web Crypto (global in every supported Node). */
 export function randomBytes(length: number): Uint8Array {
   return globalThis.crypto.getRandomValues(new Uint8Array(length));
 }
