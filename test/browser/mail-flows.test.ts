@@ -42,13 +42,24 @@ import type { Store } from '../../src/service/store/store';
 import { axeViolations, readable } from './support/axe';
 import { skipBrowserTests } from './support/chromium';
 import { createMember, uniqueEmail } from './support/members';
-import { browserTest, HOST_A, useBrowserSuite } from './support/suite';
+import { browserTest, useBrowserSuite } from './support/suite';
 import type { WidgetPage } from './support/widget-page';
 
 /** The test site's name (support/service.ts: `svc sites create --name Shop`): every mail's subject names it. */
 const SITE_NAME = 'Shop';
+/**
+ * This file's site is on a loopback name, `shop.localhost` (its pages on `a.shop.localhost`, which
+ * Chromium resolves to 127.0.0.1 by itself), not on shop.example as the suite's other files: a
+ * mailed link leads back to the page asked from only on the site's own scheme and port (issue 26),
+ * https on the default port for a site on the internet, any for one on a loopback name, and the
+ * suite serves its pages over http on a port of their own. The page is loopback.html, the install
+ * code without cookieDomain (a page on a.shop.localhost cannot set shop.example's cookie).
+ */
+const LOOPBACK_DOMAIN = 'shop.localhost';
+const HOST = `a.${LOOPBACK_DOMAIN}`;
+const HOME = 'loopback.html';
 /** The page members ask from, with a query of its own that the mailed links must keep. */
-const PAGE = 'index.html?from=mail-test';
+const PAGE = `${HOME}?from=mail-test`;
 
 // ---------------------------------------------------------------------------------------------
 // The SMTP server: started before the service, which is given it as SVC_SMTP_URL.
@@ -92,7 +103,11 @@ const SMTP_URL = smtp ? `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${smtp.p
 // `svc serve` (and its pooled SMTP connection) has stopped.
 if (smtp) afterAll(() => new Promise<void>((resolve) => smtp.server.close(() => resolve())));
 
-const suite = useBrowserSuite({ tempPrefix: 'svc-mail-', env: { SVC_SMTP_URL: SMTP_URL } });
+const suite = useBrowserSuite({
+  tempPrefix: 'svc-mail-',
+  env: { SVC_SMTP_URL: SMTP_URL },
+  setup: async (store, site) => void (await store.updateSite(site.id, { domain: LOOPBACK_DOMAIN })),
+});
 
 // ---------------------------------------------------------------------------------------------
 // A sender beside the service, on the same SQLite file, through the same SMTP server.
@@ -248,7 +263,7 @@ async function expectSignedIn(page: WidgetPage, email: string): Promise<void> {
 /** `Service.login` in a browser of its own: 'ok', or the rejection's code. */
 async function tryPassword(email: string, password: string): Promise<string> {
   const context = await suite.newContext();
-  const page = await suite.open(context, HOST_A, PAGE);
+  const page = await suite.open(context, HOST, PAGE);
   return page.page.evaluate(
     (credentials) => window.Service.login(credentials).then(() => 'ok', (error: { code?: string }) => error.code ?? String(error)),
     { email, password },
@@ -308,9 +323,9 @@ async function expectNoAxeViolations(page: Page, screen: string): Promise<void> 
 // ---------------------------------------------------------------------------------------------
 
 browserTest('Forgot password?: the mailed link leads back to the page, sets a new password and signs in; the old password stops working; the link works once', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A), { firstName: 'Grace', lastName: 'Hopper' });
+  const member = await createMember(suite.service.url, suite.origin(HOST), { firstName: 'Grace', lastName: 'Hopper' });
   const context = await suite.newContext();
-  const page = await suite.open(context, HOST_A, PAGE);
+  const page = await suite.open(context, HOST, PAGE);
   const asked = new URL(page.page.url());
 
   // The log-in screen offers both ways in without a password.
@@ -353,7 +368,7 @@ browserTest('Forgot password?: the mailed link leads back to the page, sets a ne
   expect(await tryPassword(member.email, 'a-brand-new-password')).toBe('ok');
 
   // The same link again, in another browser: the screen, then the refusal in words.
-  const again = await suite.open(await suite.newContext(), HOST_A);
+  const again = await suite.open(await suite.newContext(), HOST, HOME);
   await follow(again, link.href);
   const second = await shown(again, 'Change password');
   await second.locator('input[name="newPassword"]').fill('someone-elses-password');
@@ -366,8 +381,8 @@ browserTest('Forgot password?: the mailed link leads back to the page, sets a ne
 });
 
 browserTest('E-mail me a code: name="code" with autocomplete="one-time-code"; a wrong code in words, then the right one signs in', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
-  const page = await suite.open(await suite.newContext(), HOST_A, PAGE);
+  const member = await createMember(suite.service.url, suite.origin(HOST));
+  const page = await suite.open(await suite.newContext(), HOST, PAGE);
   const screen = await askCode(page, member.email, true);
   expect(await screen.textContent()).toContain(`We sent a 6-digit code to ${member.email}.`);
   await codeFieldOf(screen);
@@ -378,7 +393,7 @@ browserTest('E-mail me a code: name="code" with autocomplete="one-time-code"; a 
   const code = codeIn(mail);
   // The code mail holds a sign-in link too, back to this page.
   const link = new URL(onlyLink(mail));
-  expect(link.origin + link.pathname).toBe(suite.origin(HOST_A) + '/index.html');
+  expect(link.origin + link.pathname).toBe(`${suite.origin(HOST)}/${HOME}`);
   expect(link.searchParams.get('svcopen')).toMatch(/^\/member\/sign_in\/[\w-]{20,}$/);
 
   await submitCode(screen, wrongCode(code), 'Log in');
@@ -394,8 +409,8 @@ browserTest('E-mail me a code: name="code" with autocomplete="one-time-code"; a 
 });
 
 browserTest('a code allows five tries: after five wrong codes the right one is refused ("ask for a new one"); a new code then signs in', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
-  const page = await suite.open(await suite.newContext(), HOST_A, PAGE);
+  const member = await createMember(suite.service.url, suite.origin(HOST));
+  const page = await suite.open(await suite.newContext(), HOST, PAGE);
   const screen = await askCode(page, member.email);
   const code = codeIn(await nextMail(member.email, /^Your code to log in to/));
 
@@ -417,20 +432,20 @@ browserTest('a code allows five tries: after five wrong codes the right one is r
 });
 
 browserTest('the sign-in link in the code mail signs in another browser (page.goto), once; a second visit says the link was used', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
-  const asking = await suite.open(await suite.newContext(), HOST_A, PAGE);
+  const member = await createMember(suite.service.url, suite.origin(HOST));
+  const asking = await suite.open(await suite.newContext(), HOST, PAGE);
   const codeScreen = await askCode(asking, member.email);
   const mail = await nextMail(member.email, /^Your code to log in to/);
   const link = onlyLink(mail);
 
-  const page = await suite.open(await suite.newContext(), HOST_A);
+  const page = await suite.open(await suite.newContext(), HOST, HOME);
   await follow(page, link);
   await expectSignedIn(page, member.email);
   // Signed in, the dialog closes by itself.
   await expect.poll(() => page.page.evaluate(() => document.querySelectorAll('[data-svc-modal]').length), { timeout: 5_000 }).toBe(0);
   expect(new URL(page.page.url()).searchParams.has('svcopen')).toBe(false);
 
-  const again = await suite.open(await suite.newContext(), HOST_A);
+  const again = await suite.open(await suite.newContext(), HOST, HOME);
   await follow(again, link);
   const problem = await shown(again, 'Something went wrong');
   expect(await problem.getByRole('alert').textContent()).toBe('This link was used already. Ask for a new one.');
@@ -446,7 +461,7 @@ browserTest('the sign-in link in the code mail signs in another browser (page.go
 
 /** Signs up in the modal of a fresh browser; answers the page and the dialog shown after it. */
 async function registerInDialog(email: string, password: string): Promise<{ page: WidgetPage; dialog: Locator }> {
-  const page = await suite.open(await suite.newContext(), HOST_A, PAGE);
+  const page = await suite.open(await suite.newContext(), HOST, PAGE);
   await openScreen(page, '/member/sign_up');
   const form = await shown(page, 'Create an account');
   await form.getByLabel('First name').fill('Katherine');
@@ -499,7 +514,7 @@ browserTest('a site that wants addresses confirmed first: sign-up → "Check you
 
 /** Logs `member` in on a fresh page, then asks to move the account to `to`: answers the code screen. */
 async function askEmailChange(member: { email: string; password: string }, to: string, checkA11y = false): Promise<{ page: WidgetPage; dialog: Locator }> {
-  const page = await suite.open(await suite.newContext(), HOST_A, PAGE);
+  const page = await suite.open(await suite.newContext(), HOST, PAGE);
   await page.page.evaluate((credentials) => window.Service.login(credentials), { email: member.email, password: member.password });
   await expectSignedIn(page, member.email);
   await openScreen(page, '/member/account/email_change');
@@ -515,14 +530,14 @@ async function askEmailChange(member: { email: string; password: string }, to: s
 }
 
 browserTest('e-mail change: the code mailed to the new address moves the account, and the old address is told', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
+  const member = await createMember(suite.service.url, suite.origin(HOST));
   const to = uniqueEmail('moved');
   const { page, dialog } = await askEmailChange(member, to, true);
 
   const mail = await nextMail(to, /^Confirm your new e-mail address for/);
   expectSiteMail(mail);
   const link = new URL(onlyLink(mail));
-  expect(link.origin + link.pathname).toBe(suite.origin(HOST_A) + '/index.html');
+  expect(link.origin + link.pathname).toBe(`${suite.origin(HOST)}/${HOME}`);
   expect(link.searchParams.get('svcopen')).toMatch(/^\/member\/account\/email_confirm\/[\w-]{20,}$/);
   // Nothing has changed yet.
   expect(await loggedInEmail(page)).toBe(member.email);
@@ -539,7 +554,7 @@ browserTest('e-mail change: the code mailed to the new address moves the account
   expect(linksIn(notice.text ?? '')).toEqual([]);
 
   // The link of the mail whose code was used: refused, in words.
-  const other = await suite.open(await suite.newContext(), HOST_A);
+  const other = await suite.open(await suite.newContext(), HOST, HOME);
   await follow(other, link.href);
   const problem = await shown(other, 'Something went wrong');
   expect(await problem.getByRole('alert').textContent()).toBe('This link was used already. Ask for a new one.');
@@ -551,12 +566,12 @@ browserTest('e-mail change: the code mailed to the new address moves the account
 });
 
 browserTest('e-mail change confirmed by the mailed link in a browser that is not logged in: "Your e-mail address is now …", with a way to log in', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
+  const member = await createMember(suite.service.url, suite.origin(HOST));
   const to = uniqueEmail('linked');
   await askEmailChange(member, to);
   const link = onlyLink(await nextMail(to, /^Confirm your new e-mail address for/));
 
-  const page = await suite.open(await suite.newContext(), HOST_A);
+  const page = await suite.open(await suite.newContext(), HOST, HOME);
   await follow(page, link);
   const done = await shown(page, 'Change e-mail');
   expect(await done.getByRole('status').textContent()).toBe(`Your e-mail address is now ${to}.`);
@@ -570,12 +585,12 @@ browserTest('e-mail change confirmed by the mailed link in a browser that is not
 });
 
 browserTest('Forgot password? for an address with no account: the same screen as for a member, and no mail goes', async () => {
-  const member = await createMember(suite.service.url, suite.origin(HOST_A));
+  const member = await createMember(suite.service.url, suite.origin(HOST));
   const nobody = uniqueEmail('nobody');
   const placeholder = (text: string | null, email: string) => (text ?? '').replaceAll(email, '<address>');
 
-  const forMember = await askResetLink(await suite.open(await suite.newContext(), HOST_A, PAGE), member.email);
-  const forNobody = await askResetLink(await suite.open(await suite.newContext(), HOST_A, PAGE), nobody);
+  const forMember = await askResetLink(await suite.open(await suite.newContext(), HOST, PAGE), member.email);
+  const forNobody = await askResetLink(await suite.open(await suite.newContext(), HOST, PAGE), nobody);
   expect(placeholder(await forNobody.textContent(), nobody)).toBe(placeholder(await forMember.textContent(), member.email));
 
   // The member's mail goes (the pipeline works meanwhile)…

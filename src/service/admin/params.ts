@@ -4,7 +4,7 @@
  * ignored; a known one given twice is an error, since either reading could be the wrong one.
  */
 import type { ApiError } from '../../contract/admin';
-import { parseId } from '../domain/validation';
+import { parseId, textProblem } from '../domain/validation';
 import type { Range } from '../store/queries';
 import { AdminError } from './errors';
 
@@ -56,11 +56,21 @@ export class QueryReader {
     this.errors.push({ path, code: 'invalidParameter', message });
   }
 
+  /**
+   * A text parameter: 1 to `maxLength` characters of text by the one rule of the service
+   * (textProblem: no control character, tab and line breaks included, no lone surrogate), so a
+   * NUL never reaches a store (PostgreSQL refuses it with an error of its own).
+   */
   string(name: string, maxLength = 500): string | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
     if (value.length === 0 || value.length > maxLength) {
       this.fail(name, `${name} must be between 1 and ${maxLength} characters`);
+      return undefined;
+    }
+    const problem = textProblem(value);
+    if (problem) {
+      this.fail(name, `${name} ${problem}`);
       return undefined;
     }
     return value;

@@ -8,10 +8,13 @@
  * - an object replacing a non-object is stored with its `null` keys dropped;
  * - the result may not exceed METADATA_MAX_BYTES of JSON nor METADATA_MAX_DEPTH levels;
  * - every number must be finite: JSON.parse reads `1e999` as Infinity, which JSON.stringify
- *   would then store as `null`, so such an update is refused rather than quietly changed.
+ *   would then store as `null`, so such an update is refused rather than quietly changed;
+ * - text follows the service's one rule (textProblem): every string value, at any depth, is
+ *   multi-line text (tab, LF and CRLF kept; no other control character, no lone surrogate), and
+ *   every key, at any depth, is one-line text (no control character at all, no lone surrogate).
  */
 import { METADATA_MAX_BYTES, METADATA_MAX_DEPTH, type JsonValue, type MemberMetadata } from '../../contract/member';
-import { isJsonObject } from './validation';
+import { isJsonObject, textProblem } from './validation';
 
 export class MetadataError extends Error {
   constructor(
@@ -36,6 +39,8 @@ export function assertMetadataPatch(value: unknown): asserts value is MemberMeta
   if (hasNonFiniteNumber(value)) {
     throw new MetadataError('invalidMetadata', 'Metadata numbers must be finite: a number such as 1e999 is too large for JSON');
   }
+  const text = firstTextProblem(value);
+  if (text) throw new MetadataError('invalidMetadata', text);
 }
 
 /** The stored object after `patch`; neither argument is modified. */
@@ -102,6 +107,34 @@ function hasNonFiniteNumber(root: JsonValue): boolean {
     for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
   }
   return false;
+}
+
+/** A key as a path names it: plain when it is a simple word, else as a JSON string (a NUL shows as \u0000). */
+const pathSegment = (key: string): string => (/^[\p{L}\p{N}_$-]+$/u.test(key) ? key : JSON.stringify(key));
+
+/**
+ * Why some string value or key at any level is not text by the service's rule, naming where
+ * (`prefs.deep.x`, `list.1`, `"\u0000"`); undefined when all are. Iterative, like depthOf.
+ */
+function firstTextProblem(root: JsonObject): string | undefined {
+  const stack: Array<[JsonValue, string]> = [[root, '']];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!;
+    const at = (segment: string) => (path ? `${path}.${segment}` : segment);
+    if (typeof value === 'string') {
+      const problem = textProblem(value, { multiline: true });
+      if (problem) return `Metadata value at ${path} ${problem}`;
+    } else if (Array.isArray(value)) {
+      value.forEach((child, i) => stack.push([child, at(String(i))]));
+    } else if (isJsonObject(value)) {
+      for (const key of Object.keys(value)) {
+        const problem = textProblem(key);
+        if (problem) return `Metadata key ${at(JSON.stringify(key))} ${problem}`;
+        stack.push([value[key] as JsonValue, at(pathSegment(key))]);
+      }
+    }
+  }
+  return undefined;
 }
 
 function utf8Length(text: string): number {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { INTERVAL_UNITS, PLAN_STATUSES, type PlanStatus } from '../../contract/admin';
 import { isoCurrency } from './currency';
+import { multiLineText, oneLineText } from './text-schema';
 import { siteAddress } from './validation';
 
 const positiveInt = z.number().int().positive();
@@ -25,7 +26,8 @@ const currency = isoCurrency;
 
 const tax = {
   taxPercentage: z.number().finite().min(0).max(100).optional(),
-  taxDescription: z.string().min(1).max(5000).optional(),
+  /** Rich text: line breaks kept, no other control character. */
+  taxDescription: multiLineText(5000).optional(),
 };
 const recurring = {
   interval,
@@ -113,8 +115,9 @@ function planSchemaWith<Extra extends z.core.$ZodShape>(options: SchemaOptions<E
     });
   const common = {
     ...options.extra,
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(20_000).optional(),
+    name: oneLineText(200),
+    /** Rich text: line breaks kept, no other control character. */
+    description: multiLineText(20_000, 0).optional(),
     status: z.enum(options.status as [PlanStatus, ...PlanStatus[]]).default('enabled'),
     isPublic: z.boolean().default(true),
     contentUrl: webAddress.optional(),

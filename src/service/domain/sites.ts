@@ -6,21 +6,13 @@ import type { SiteRecord } from '../store/records';
 import type { Clock } from './clock';
 import { WIDGET_LOCALES } from '../../contract/member';
 import { isoCurrency } from './currency';
-import { httpAddress, parseOrThrow, textProblem } from './validation';
+import { oneLineText } from './text-schema';
+import { httpAddress, parseOrThrow } from './validation';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** Text shown to members on one line (a site's name, a checkbox's words): no control characters. */
-export const oneLineText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .superRefine((text, ctx) => {
-      const problem = textProblem(text);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
+/** Text shown to members on one line (a site's name, a checkbox's words): the one text rule, ./text-schema. */
+export { oneLineText } from './text-schema';
 
 export const subdomainSchema = z.string().regex(label, 'must be 1-63 lowercase letters, digits or inner hyphens');
 export const domainSchema = z

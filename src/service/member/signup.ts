@@ -6,7 +6,7 @@ import type { SignupFieldValue } from '../../contract/member';
 import type { ErrorItem } from '../http/http-error';
 import type { SignupFieldRecord, SignupValueRecord } from '../store/records';
 import type { MemberApiErrorCode } from '../../contract/member';
-import { isJsonObject, textProblem } from '../domain/validation';
+import { emailAddress, isJsonObject, textProblem } from '../domain/validation';
 import { MemberError } from './errors';
 
 export interface ValidSignUp {
@@ -17,7 +17,6 @@ export interface ValidSignUp {
   signupValues: SignupValueRecord[];
 }
 
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const PASSWORD_MIN = 8;
 /** Long enough for any passphrase, short enough that hashing it cannot be made expensive. */
 export const PASSWORD_MAX = 256;
@@ -28,17 +27,14 @@ export type Problems = ErrorItem<MemberApiErrorCode>[];
 export const bad = (problems: Problems, path: string, message: string) => problems.push({ path, code: 'invalidField', message });
 
 export function readEmail(value: unknown, problems: Problems): string {
-  if (typeof value !== 'string' || !EMAIL.test(value.trim()) || value.trim().length > 254) {
-    bad(problems, 'email', 'Enter an e-mail address such as name@example.com');
+  const email = typeof value === 'string' ? emailAddress(value) : undefined;
+  if (email === undefined) {
+    // The one check says no; a control character is worth naming as such.
+    const unfit = typeof value === 'string' ? textProblem(value) : undefined;
+    bad(problems, 'email', unfit ? `An e-mail address ${unfit}` : 'Enter an e-mail address such as name@example.com');
     return '';
   }
-  // EMAIL's \s is no guard against NUL, ESC, DEL, U+0085 or a lone surrogate.
-  const unfit = textProblem(value);
-  if (unfit) {
-    bad(problems, 'email', `An e-mail address ${unfit}`);
-    return '';
-  }
-  return value.trim().toLowerCase();
+  return email;
 }
 
 export function readPassword(value: unknown, problems: Problems, forSignUp: boolean): string {

@@ -12,8 +12,8 @@ import type { ContentNodeType } from '../../contract/admin';
 import { SIGNUP_FIELD_TYPES, THEME_COLOUR, THEME_FONT, THEME_FONT_MAX } from '../../contract/member';
 import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
-import { domainSchema, localeSchema, oneLineText, subdomainSchema } from '../domain/sites';
-import { textProblem } from '../domain/validation';
+import { domainSchema, localeSchema, subdomainSchema } from '../domain/sites';
+import { emailSchema, multiLineText, oneLineText, textSchema } from '../domain/text-schema';
 
 const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
 
@@ -30,7 +30,7 @@ const themeSchema = z.strictObject({
   background: described(hexColour, 'Background of the light scheme.').optional(),
   radius: described(z.number().int().min(0).max(32), 'Corner radius in px.').optional(),
   fontFamily: described(
-    z.string().trim().min(1).max(THEME_FONT_MAX).regex(THEME_FONT, 'must be a font-family list: names, quotes, commas and hyphens only'),
+    oneLineText(THEME_FONT_MAX).regex(THEME_FONT, 'must be a font-family list: names, quotes, commas and hyphens only'),
     'A CSS font-family list, e.g. "Inter", system-ui, sans-serif.',
   ).optional(),
   colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),
@@ -39,7 +39,7 @@ const themeSchema = z.strictObject({
 const noticeSwitch = (what: string) => described(z.boolean(), `${what}; default on.`).optional();
 const mailSettings = z.strictObject({
   fromName: described(oneLineText(100), 'The sender\'s name members see; default the site\'s name.').optional(),
-  replyTo: described(z.email('must be an e-mail address such as help@example.com').max(254), 'Where members\' answers go.').optional(),
+  replyTo: described(emailSchema, 'Where members\' answers go: one plain address.').optional(),
   requireConfirmedEmail: described(
     z.boolean(),
     'Members may use the site only once their address is confirmed; sign-up then tells no one which addresses are members. Default false.',
@@ -73,7 +73,8 @@ const siteSettings = z.strictObject({
 });
 
 const fieldLabel = oneLineText(500);
-const optionSchema = z.strictObject({ label: oneLineText(200), value: z.string().min(1).max(200) });
+/** An option's value is kept as written (not trimmed): it is what a member's answer holds. */
+const optionSchema = z.strictObject({ label: oneLineText(200), value: textSchema({ max: 200, trim: false }) });
 const options = z
   .array(optionSchema)
   .min(1)
@@ -97,14 +98,7 @@ export const signupFieldEntrySchema = z.discriminatedUnion('type', [
 ]);
 
 const itemCommon = { key: ownerKey, name: oneLineText(200) };
-const articleBody = z
-  .string()
-  .min(1)
-  .max(100_000)
-  .superRefine((body, ctx) => {
-    const problem = textProblem(body, { multiline: true });
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+const articleBody = multiLineText(100_000);
 const linked = <T extends Exclude<ContentNodeType, 'article'>>(type: T) =>
   z.strictObject({ ...itemCommon, type: z.literal(type), url: described(webAddress, 'An http(s) address, or a path on the site (/…).') });
 export const contentItemEntrySchema = z.discriminatedUnion('type', [
@@ -123,7 +117,7 @@ export const spaceEntrySchema = z.strictObject({
 
 export const siteFileSchema = z.strictObject({
   /** Lets a JSON file name the schema its editor checks it against. */
-  $schema: z.string().optional(),
+  $schema: textSchema({ trim: false, min: 0 }).optional(),
   site: siteSettings,
   plans: z.array(planEntrySchema).default([]),
   signupFields: z.array(signupFieldEntrySchema).default([]),

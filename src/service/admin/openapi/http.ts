@@ -4,6 +4,7 @@
  * ../auth.ts and ../app.ts.
  */
 import type { ErrorCode } from '../../../contract/admin';
+import { TEXT_RULE } from '../../domain/validation';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../params';
 import { errorBodyWith, type Schema } from './schemas';
 
@@ -34,9 +35,17 @@ export const idParameter = (name: string, description: string) =>
     { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
   );
 
-/** 1–maxLength characters, exact match (QueryReader.string). */
+/**
+ * 1–maxLength characters, exact match (QueryReader.string), text by the service's one rule
+ * (TEXT_RULE: no control character; a lone surrogate cannot travel in a URL at all).
+ */
 export const stringParameter = (name: string, description: string, maxLength = 500) =>
-  query(name, `${description} Exact match.`, { type: 'string', minLength: 1, maxLength });
+  query(name, `${description} Exact match. No control characters (400 otherwise).`, {
+    type: 'string',
+    minLength: 1,
+    maxLength,
+    pattern: TEXT_RULE.oneLine.pattern,
+  });
 
 export const enumParameter = (name: string, values: readonly string[], description: string) =>
   query(name, description, { type: 'string', enum: [...values] });
