@@ -32,7 +32,7 @@ const store = openSqliteStore(join(dir, 'svc.db'));
 try {
   let now = Date.UTC(2027, 0, 1);
   const clock = () => now;
-  const processor = new TestPaymentProcessor({ clock });
+  const processor = new TestPaymentProcessor({ clock, store });
   const site = await createSite(store, clock, { subdomain: 'bench' });
   const plan = await definePlan(store, clock, site.id, { name: 'Monthly', type: 'subscription', billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } } });
 

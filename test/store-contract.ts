@@ -23,6 +23,7 @@ import { planTests } from './store-contract/plans';
 import { sessionTests } from './store-contract/sessions';
 import { siteDefinitionTests } from './store-contract/site-definition';
 import { siteTests } from './store-contract/sites';
+import { testProcessorTests } from './store-contract/test-processor';
 
 export function runStoreContract(name: string, newStore: () => Store | Promise<Store>): void {
   describe(name, () => {
@@ -52,6 +53,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     contentAccessTests(ctx);
     siteDefinitionTests(ctx);
     limitTests(ctx);
+    testProcessorTests(ctx);
     definitionReadTests(ctx);
     bulkLoadTests(ctx);
   });

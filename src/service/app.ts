@@ -39,7 +39,8 @@ export interface ServiceOptions {
   passwords?: PasswordHasher;
   /**
    * Takes the payments of plan sign-ups. By default the built-in test processor (DESIGN.md test
-   * cards), in memory: the service keeps its own ledger, so a restart loses nothing a member sees.
+   * cards), keeping its customers, cards and charges in `store` (decision 0029), so every process
+   * and a restart agree.
    */
   processor?: PaymentProcessor;
   /** Serve the demo site's mailbox (./member/demo-mailbox): the mock server and `svc serve --demo` only. */
@@ -82,7 +83,7 @@ export async function createServiceApp({
       store,
       clock,
       passwords,
-      processor: processor ?? new TestPaymentProcessor({ clock }),
+      processor: processor ?? new TestPaymentProcessor({ clock, store }),
       signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
       trustedProxies,
       demoMailbox,

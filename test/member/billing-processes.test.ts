@@ -13,6 +13,7 @@ import { afterAll, expect, test, vi } from 'vitest';
 import { definePlan } from '../../src/service/domain/plans';
 import type { ChargeReceipt, ChargeRequest, PaymentProcessor } from '../../src/service/payments/processor';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
+import { createMemoryStore } from '../../src/service/store/memory';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 import type { Store } from '../../src/service/store/store';
 
@@ -37,7 +38,8 @@ async function loadRenewals(): Promise<Renewals> {
  * each of `runs` runs waits at it or has finished.
  */
 class SharedProcessor implements PaymentProcessor {
-  readonly inner = new TestPaymentProcessor({ clock: () => T });
+  /** Its records in a store of its own: the payment service's, apart from any run's database. */
+  readonly inner = new TestPaymentProcessor({ clock: () => T, store: createMemoryStore() });
   private waiting: Array<() => void> = [];
   private finished = 0;
   private open = false;

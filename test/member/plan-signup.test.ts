@@ -5,8 +5,9 @@
  */
 import { expect, test } from 'vitest';
 import type { ConversionDetail, InvoiceSummary, MemberInfo, SavedCard } from '../../src/contract/member';
+import { createServiceApp } from '../../src/service/app';
 import { definePlan } from '../../src/service/domain/plans';
-import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, type MemberCtx } from './support';
+import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, ORIGIN, type MemberCtx } from './support';
 
 const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
 /** Declined when saved (card_declined), whatever the plan. */
@@ -107,6 +108,49 @@ forEachStore((fresh) => {
     expect(state.events).toEqual(['abandonedConversion', 'abandonedConversion']);
   });
 
+  test('after a charge declined (0341) the member may try again at once: the same card is charged again (a new attempt) and declined, then a good card is charged', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime', ...FAILS_ON_CHARGE }), 402, 'paymentDeclined', 'cardNumber');
+    await expectError(await join(ctx, token, { planPublicId: 'lifetime' }), 402, 'paymentDeclined', 'cardNumber');
+    const detail = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime', ...GOOD }), 201);
+    const charges = await ctx.store.listTestProcessorCharges(detail.member.processorCustomerId);
+    expect(charges.map((c) => c.status)).toEqual(['failed', 'failed', 'paid']);
+    expect(new Set(charges.map((c) => c.idempotencyKey)).size).toBe(3);
+    const state = await graceState(ctx, token);
+    expect(state.invoices.map((i) => i.status)).toEqual(['paid', 'failed', 'failed']);
+    expect(state.memberships).toHaveLength(1);
+  });
+
+  test('a sign-up charged whose membership could not be written (a 500) is, asked again, the same charge: one charge, recorded once', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    let failures = 1;
+    const failing = new Proxy(ctx.store, {
+      get: (target, name, receiver) =>
+        name === 'createMemberships' && failures > 0
+          ? () => (failures--, Promise.reject(new Error('disk full')))
+          : Reflect.get(target, name, receiver),
+    });
+    const app = await createServiceApp({ store: failing, clock: ctx.now });
+    const joinThrough = () =>
+      app.request(`http://svc.test${BASE}/memberships`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ planPublicId: 'lifetime', ...GOOD }),
+      });
+    await expectError(await joinThrough(), 500, 'internalError');
+    const customerId = (await ctx.store.getMember(ctx.demo.site.id, graceId(ctx)))!.processorCustomerId!;
+    const [charged] = await ctx.store.listTestProcessorCharges(customerId);
+    expect(charged).toMatchObject({ status: 'paid', amountCents: 19900 });
+    expect(await graceState(ctx, token)).toMatchObject({ memberships: [], invoices: [] });
+    // The claim was given back: the member asks again at once, and the processor answers the first charge.
+    const detail = await jsonOf<ConversionDetail>(await joinThrough(), 201);
+    expect(detail.order.id).toBe(charged!.invoiceId);
+    expect(await ctx.store.listTestProcessorCharges(customerId)).toHaveLength(1);
+    expect((await graceState(ctx, token)).invoices.map((i) => [i.id, i.status])).toEqual([[charged!.invoiceId, 'paid']]);
+  });
+
   test('a bad card is a 400 naming each field; no card and none saved is a 400 on cardNumber; nothing is created', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
@@ -181,13 +225,21 @@ forEachStore((fresh) => {
     await expectError(await ctx.authed(ada.token, `${BASE}/memberships/${membership.id}/cancel`, { method: 'POST' }), 404, 'notFound', 'id');
   });
 
-  test('a member whose processor customer is from before a restart saves a card and pays with it (the test processor forgot them)', async () => {
+  test('a member whose processor customer the processor does not know (imported, or its records lost) gets a new one when saving a card, and pays with it', async () => {
     const ctx = await fresh();
-    await ctx.store.updateMember(ctx.demo.site.id, graceId(ctx), { processorCustomerId: 'cus_test_fromlastweek' });
+    await ctx.store.updateMember(ctx.demo.site.id, graceId(ctx), { processorCustomerId: 'cus_test_fromelsewhere' });
     const { token } = await ctx.session(GRACE);
     expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    const customerId = (await ctx.store.getMember(ctx.demo.site.id, graceId(ctx)))!.processorCustomerId!;
+    expect(customerId).toMatch(/^cus_test_/);
+    expect(customerId).not.toBe('cus_test_fromelsewhere');
     const detail = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'lifetime' }), 201);
-    expect(detail.member.processorCustomerId).toBe('cus_test_fromlastweek');
+    expect(detail.member.processorCustomerId).toBe(customerId);
     expect(detail.order.grandTotalCents).toBe(19900);
+    // The same with the card in the sign-up itself.
+    await ctx.store.updateMember(ctx.demo.site.id, graceId(ctx), { processorCustomerId: 'cus_test_fromelsewhere' });
+    const monthly = await jsonOf<ConversionDetail>(await join(ctx, token, { planPublicId: 'monthly', ...GOOD }), 201);
+    expect(monthly.member.processorCustomerId).toMatch(/^cus_test_/);
+    expect(monthly.member.processorCustomerId).not.toBe('cus_test_fromelsewhere');
   });
 });

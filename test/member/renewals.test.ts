@@ -16,7 +16,7 @@ const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: 
 /** Saved like any card; every charge on it is declined (docs/test-cards.md). 0002 would be refused as it is saved. */
 const FAILS_ON_CHARGE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 
-const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) });
+const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
 const join = async (ctx: MemberCtx, token: string, planPublicId: string, card = GOOD) =>
   jsonOf<ConversionDetail>(await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId, ...card } }), 201);
 /** A new sign-in each time: the clock moves by months here, past any session's life. */
@@ -215,7 +215,7 @@ forEachStore((fresh) => {
         name === 'deleteExpiredSessions' ? () => Promise.reject(new Error('disk full')) : Reflect.get(target, name, receiver),
     });
     const errors: unknown[] = [];
-    const report = await runRenewals({ store: failing, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) }, (error) => errors.push(error));
+    const report = await runRenewals({ store: failing, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) }, (error) => errors.push(error));
     expect(report).toMatchObject({ charged: 1, errors: 1, sessionsDeleted: 0 });
     expect(errors).toEqual([expect.objectContaining({ message: 'disk full' })]);
   });

@@ -538,7 +538,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
   test('a price change reaches new sign-ups only: the member who joined before renews at the old price, one who joins after pays the new', async () => {
     const w = await world();
     await w.apply(STUDIO);
-    const renew = () => runRenewals({ store: w.store, clock: w.clock, processor: new TestPaymentProcessor({ clock: w.clock }) });
+    const renew = () => runRenewals({ store: w.store, clock: w.clock, processor: new TestPaymentProcessor({ clock: w.clock, store: w.store }) });
     const invoices = async (email: string) => {
       const res = await w.member<InvoiceSummary[]>('/invoices', { token: await w.signIn(email) });
       expect(res.status).toBe(200);

@@ -51,6 +51,10 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     // A card saved, then replaced: the first card's row is deleted.
     await api.expect(200, 'PUT', '/payment-method', { cardNumber: '5555555555554444', cardExpiry: '12/34', cardCvc: '123' }, two.token);
     await api.expect(200, 'PUT', '/payment-method', { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }, two.token);
+    // And charged, on a plan paid at once: the test processor's charges (decision 0029).
+    const newsletter = (await api.store.getSiteBySubdomain(NEWSLETTER.subdomain))!;
+    const monthly = (await api.store.listPlans(newsletter.id, { statuses: ['enabled'] }, { limit: 10 })).items.find((p) => p.key === 'monthly')!;
+    await api.expect(201, 'POST', '/memberships', { planPublicId: monthly.publicId }, two.token);
     // A reset link mailed last, then made void by a password change: the highest member_tokens row is deleted.
     const three = await api.signUp(forgetful);
     await api.expect(202, 'POST', '/password-reset', { email: forgetful.email });

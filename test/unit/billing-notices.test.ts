@@ -19,7 +19,7 @@ const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: 
 const FAILS_ON_CHARGE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 const BILLING_KINDS = ['receipt', 'paymentFailed', 'endingSoon'];
 
-const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now }) });
+const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
 /** A new sign-in each time: the clock moves by weeks here, past a session's idle life. */
 const token = async (ctx: MemberCtx) => (await ctx.session(GRACE)).token;
 const join = async (ctx: MemberCtx, planPublicId: string, card?: typeof GOOD) =>

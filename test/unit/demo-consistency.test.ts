@@ -92,7 +92,7 @@ async function readDemo(store: Store, site: SiteRecord) {
     store,
     clock,
     passwords: createPasswordHasher(nodeScrypt, TEST_SCRYPT),
-    processor: new TestPaymentProcessor({ clock }),
+    processor: new TestPaymentProcessor({ clock, store }),
   });
   const { key } = await issueApiKey(store, clock, { siteId: site.id, scopes: [...SCOPES] });
   const walk = async <T extends { id: number }>(path: string) => (await walkPages<T>(app, path, { key, pageSize: 100 })).items;
@@ -304,7 +304,7 @@ test('the billing run charges the seeded renewals as they come due, on the saved
       if (card?.processorId.startsWith('pm_test_ok_')) due.push(m);
     }
     expect(due.length).toBeGreaterThan(10);
-    const processor = new TestPaymentProcessor({ clock: () => later });
+    const processor = new TestPaymentProcessor({ clock: () => later, store });
     const report = await runRenewals({ store, clock: () => later, processor });
     expect(report.errors).toBe(0);
     expect(report.charged).toBeGreaterThanOrEqual(due.length);
@@ -362,7 +362,7 @@ test('seeded on the day after a renewal date, failed renewals wait for their nex
       expect(tries.every((e) => e.details.reason === 'card_declined')).toBe(true);
       expect((await store.getPaymentMethod(site.id, m.memberId))?.processorId).toMatch(/^pm_test_declined_/);
     }
-    const billing = (at: number) => runRenewals({ store, clock: () => at, processor: new TestPaymentProcessor({ clock: () => at }) });
+    const billing = (at: number) => runRenewals({ store, clock: () => at, processor: new TestPaymentProcessor({ clock: () => at, store }) });
     // The last attempt was less than a day ago: nothing is tried yet.
     const first = await billing(now);
     expect(first).toMatchObject({ charged: 0, failed: 0, errors: 0 });

@@ -1,11 +1,15 @@
 /**
- * The in-memory payment processor (src/service/payments/test-processor.ts): the test cards of
+ * The built-in payment processor (src/service/payments/test-processor.ts): the test cards of
  * DESIGN.md and docs/test-cards.md (declined when saved, declined when charged), card checks with a
- * field path each, invoices for paid and failed charges.
+ * field path each, invoices for paid and failed charges; its records in the store it is given
+ * (decision 0029), so another processor over the same store knows them.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import fc from 'fast-check';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   InvalidCardError,
   PaymentDeclinedError,
@@ -14,14 +18,22 @@ import {
   type PaymentProcessor,
 } from '../../src/service/payments/processor';
 import { brandOf, passesLuhn, TestPaymentProcessor } from '../../src/service/payments/test-processor';
+import { createMemoryStore } from '../../src/service/store/memory';
+import { openSqliteStore } from '../../src/service/store/sqlite';
+import type { Store } from '../../src/service/store/store';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-test-processor-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let now = Date.parse('2026-11-23T12:00:00Z');
+let store: Store;
 let processor: TestPaymentProcessor;
 let customerId: string;
 beforeEach(async () => {
   now = Date.parse('2026-11-23T12:00:00Z');
   let next = 0;
-  processor = new TestPaymentProcessor({ clock: () => now, randomPart: () => `${++next}` });
+  store = createMemoryStore();
+  processor = new TestPaymentProcessor({ clock: () => now, store, randomPart: () => `${++next}` });
   customerId = (await processor.createCustomer({ email: 'ada@example.com', name: 'Ada Lovelace' })).customerId;
 });
 
@@ -38,7 +50,7 @@ async function invalid(details: CardDetails) {
 
 test('ids look like a processor\'s, with a random part from randomId by default', async () => {
   expect(customerId).toBe('cus_test_1');
-  const real = new TestPaymentProcessor({ clock: () => now });
+  const real = new TestPaymentProcessor({ clock: () => now, store });
   const ids = await Promise.all([1, 2, 3].map(() => real.createCustomer({ email: 'a@example.com' })));
   for (const { customerId: id } of ids) expect(id).toMatch(/^cus_test_[A-Za-z0-9]{14}$/);
   expect(new Set(ids.map((i) => i.customerId)).size).toBe(3);
@@ -141,12 +153,20 @@ describe('card checks name the field and say what is wrong', () => {
   });
 });
 
-test('the full card number and the CVC are never kept, of a card saved or of one declined', async () => {
-  await processor.addPaymentMethod(customerId, card('4242 4242 4242 4242', { cardCvc: '7319' }));
-  await processor.addPaymentMethod(customerId, card('4000000000000341', { cardCvc: '8642' }));
-  await processor.addPaymentMethod(customerId, card('4000000000000002', { cardCvc: '9753' })).catch(() => undefined);
-  const everything = inspect(processor, { depth: Infinity, showHidden: true });
-  expect(everything).toContain('4242'); // the last four are kept, so the dump does show methods
+test('the full card number and the CVC are never kept, of a card saved or of one declined: not in the processor, not in the database file', async () => {
+  const file = join(dir, 'never-kept.db');
+  const sqlite = openSqliteStore(file);
+  const kept = new TestPaymentProcessor({ clock: () => now, store: sqlite });
+  const { customerId: id } = await kept.createCustomer({ email: 'ada@example.com' });
+  await kept.addPaymentMethod(id, card('4242 4242 4242 4242', { cardCvc: '7319' }));
+  await kept.addPaymentMethod(id, card('4000000000000341', { cardCvc: '8642' }));
+  await kept.addPaymentMethod(id, card('4000000000000002', { cardCvc: '9753' })).catch(() => undefined);
+  const dump = inspect(kept, { depth: Infinity, showHidden: true });
+  // The database file and its write-ahead log, as bytes: everything the store wrote.
+  const files = readdirSync(dir).filter((name) => name.startsWith('never-kept.db')).map((name) => readFileSync(join(dir, name)).toString('latin1'));
+  await sqlite.close();
+  const everything = [dump, ...files].join('\n');
+  expect(everything).toContain('4242'); // the last four are kept, so the dump does show the cards
   for (const secret of ['4242424242424242', '4242 4242', '4000000000000341', '4000000000000002', '7319', '8642', '9753']) expect(everything).not.toContain(secret);
 });
 
@@ -173,32 +193,24 @@ describe('unknown references', () => {
   });
 });
 
-test('after a restart, a charge on a customer and card it issued earlier ends as it would have: the card’s id says how', async () => {
-  const earlier = new TestPaymentProcessor({ clock: () => now });
-  const { customerId: kept } = await earlier.createCustomer({ email: 'a@example.com' });
-  const ok = await earlier.addPaymentMethod(kept, card('4242424242424242'));
-  const failsOnCharge = await earlier.addPaymentMethod(kept, card('4000000000000341'));
-  expect([ok.id, failsOnCharge.id].map((id) => id.split('_')[2])).toEqual(['ok', 'declined']);
-  // Saved before cards were verified as they are saved: 0002 and 9995 were kept then, with these tags.
-  const declined = 'pm_test_declined_0002FromLastYear';
-  const noFunds = 'pm_test_nofunds_9995FromLastYear';
+test('another processor over the same store (another process, a restart) knows the customers, cards, charges and keys; ids it never issued are unknown', async () => {
+  const ok = await processor.addPaymentMethod(customerId, card('4242424242424242'));
+  const failsOnCharge = await processor.addPaymentMethod(customerId, card('4000000000000341'));
+  const first = await processor.charge(customerId, ok.id, { ...order, idempotencyKey: 'renewal:1' });
 
-  const restarted = new TestPaymentProcessor({ clock: () => now });
-  expect(await restarted.charge(kept, ok.id, order)).toEqual({ chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/) });
-  await expect(restarted.charge(kept, failsOnCharge.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
-  await expect(restarted.charge(kept, declined, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
-  await expect(restarted.charge(kept, noFunds, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'insufficient_funds' });
-  expect((await restarted.listInvoices(kept)).map((i) => i.status)).toEqual(['paid', 'failed', 'failed', 'failed']);
-  // Ids of another form, or a card this run knows under another customer, are still unknown.
-  await expect(restarted.charge(kept, 'pm_test_maybe_1', order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'paymentMethod' });
-  await expect(restarted.charge('cus_live_1', ok.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
-  const { customerId: other } = await restarted.createCustomer({ email: 'b@example.com' });
-  const theirs = await restarted.addPaymentMethod(other, card('4242424242424242'));
-  await expect(restarted.charge('cus_test_someoneElse', theirs.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'paymentMethod' });
-  // A customer from before the restart can save a new card and pay with it.
-  const fresh = await restarted.addPaymentMethod(kept, card('5555555555554444'));
-  expect(await restarted.charge(kept, fresh.id, order)).toMatchObject({ chargeId: expect.stringMatching(/^ch_test_/) });
-  expect((await restarted.listPaymentMethods(kept)).map((m) => m.id)).toContain(fresh.id);
+  const other = new TestPaymentProcessor({ clock: () => now, store });
+  expect(await other.listPaymentMethods(customerId)).toEqual([ok, failsOnCharge]);
+  expect(await other.charge(customerId, ok.id, { ...order, idempotencyKey: 'renewal:1' })).toEqual(first);
+  await expect(other.charge(customerId, failsOnCharge.id, order)).rejects.toMatchObject({ name: 'PaymentDeclinedError', declineCode: 'card_declined' });
+  expect((await other.listInvoices(customerId)).map((i) => [i.id, i.status])).toEqual([[first.invoiceId, 'paid'], [expect.any(String), 'failed']]);
+  expect(await processor.listInvoices(customerId)).toEqual(await other.listInvoices(customerId));
+  // Nothing is taken at an id's word any more: ids of its form that it never issued are unknown.
+  await expect(other.charge(customerId, 'pm_test_ok_neverIssued', order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'paymentMethod' });
+  await expect(other.charge('cus_test_neverIssued', ok.id, order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
+  await expect(other.listPaymentMethods('cus_test_neverIssued')).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
+  // A card saved through the other is charged through the first.
+  const fresh = await other.addPaymentMethod(customerId, card('5555555555554444'));
+  expect(await processor.charge(customerId, fresh.id, order)).toMatchObject({ chargeId: expect.stringMatching(/^ch_test_/) });
 });
 
 test('a charge needs a positive whole amount and a currency code', async () => {

@@ -29,7 +29,7 @@ export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io:
   }
   return withStore(values.db, env, async (store) => {
     // Leases and limits at the real time, which `svc serve` keeps too, whatever --at says.
-    const deps = { store, clock, realClock: systemClock, processor: new TestPaymentProcessor({ clock }) };
+    const deps = { store, clock, realClock: systemClock, processor: new TestPaymentProcessor({ clock, store }) };
     const report = await runRenewals(deps, (error, what) => io.err(`${what}: ${(error as Error).message}`));
     io.out(JSON.stringify(report));
     if (report.busy) io.err('another billing run (svc serve\'s, or another svc billing run) holds the lease: nothing was billed; run it again later');

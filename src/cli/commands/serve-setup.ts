@@ -97,7 +97,7 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     store,
     clock: systemClock,
     passwords: settings.passwords,
-    processor: new TestPaymentProcessor({ clock: systemClock }),
+    processor: new TestPaymentProcessor({ clock: systemClock, store }),
     signupRateLimit: config.signupRateLimit,
     trustedProxies: config.trustedProxies,
     ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
@@ -147,7 +147,7 @@ export async function announce(
  * the run or the send under way finish: mail in flight is sent (or left to its lease, never lost).
  */
 export function startBackground(store: Store, mail: MailConfig, io: Io): { stop(): Promise<void> } {
-  const billing = startBilling({ store, clock: systemClock, processor: new TestPaymentProcessor({ clock: systemClock }) }, io);
+  const billing = startBilling({ store, clock: systemClock, processor: new TestPaymentProcessor({ clock: systemClock, store }) }, io);
   const transport = createMailTransport(mail);
   io.err(mail.kind === 'smtp' ? `mail:       through ${mail.serverLabel}` : `mail:       to the outbox ${mail.dir} (read it with: npx svc outbox --follow)`);
   const mailer = startMailSender(

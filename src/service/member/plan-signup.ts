@@ -7,6 +7,14 @@
  * else either, since nothing was charged; a declined first charge (0341) leaves a failed invoice
  * and an `abandonedConversion` event, whose details (spec 2.5: amount, chargeId, invoiceId) are
  * those of that charge.
+ *
+ * One member, one plan, one charge, however many sign-ups arrive at once in however many
+ * processes (decision 0029): the sign-up is claimed in the store (a lease on the member and plan)
+ * before the processor is asked for anything, and the claim is given up when the attempt ends,
+ * however it ends. A sign-up that finds the claim taken is answered as one of a member already on
+ * the plan. The charge's idempotency key names the attempt (the member's customer, the plan, and
+ * how many memberships and invoices of the plan the ledger holds), so the same attempt asked again
+ * (after its process died between the charge and its record) is the same charge.
  */
 import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
 import { membershipStatus, newMembershipTerms } from '../billing/membership-terms';
@@ -15,7 +23,14 @@ import { receiptMails } from '../billing/notices';
 import { quotePlan } from '../billing/quote';
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
-import { CardDeclinedError, InvalidCardError, PaymentDeclinedError, type CardDetails, type PaymentProcessor } from '../payments/processor';
+import {
+  CardDeclinedError,
+  InvalidCardError,
+  PaymentDeclinedError,
+  UnknownPaymentReferenceError,
+  type CardDetails,
+  type PaymentProcessor,
+} from '../payments/processor';
 import type { MemberRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
@@ -26,6 +41,12 @@ export interface BillingDeps {
   clock: Clock;
   processor: PaymentProcessor;
 }
+
+/**
+ * How long a plan sign-up's claim holds: far longer than a sign-up takes (a charge included). A
+ * process that dies holding one leaves the member free to sign up again once it lapses.
+ */
+export const SIGN_UP_CLAIM_MS = 5 * 60_000;
 
 const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
 
@@ -41,10 +62,13 @@ export function readCard(body: Record<string, unknown>): CardDetails | undefined
   return { cardNumber: body.cardNumber as string, cardExpiry: body.cardExpiry as string, cardCvc: body.cardCvc as string };
 }
 
-/** The member's processor customer, made on first need; re-read first, so one is never made twice in sequence. */
-export async function ensureCustomer({ store, processor }: BillingDeps, site: SiteRecord, member: MemberRecord): Promise<string> {
+/**
+ * The member's processor customer, made on first need; re-read first, so one is never made twice
+ * in sequence. `unknown` is a customer id the processor said it does not know: a new one replaces it.
+ */
+export async function ensureCustomer({ store, processor }: BillingDeps, site: SiteRecord, member: MemberRecord, unknown?: string): Promise<string> {
   const fresh = (await store.getMember(site.id, member.id)) ?? member;
-  if (fresh.processorCustomerId) return fresh.processorCustomerId;
+  if (fresh.processorCustomerId && fresh.processorCustomerId !== unknown) return fresh.processorCustomerId;
   const name = [fresh.firstName, fresh.lastName].filter(Boolean).join(' ');
   const { customerId } = await processor.createCustomer({ email: fresh.email, ...(name && { name }) });
   await store.updateMember(site.id, member.id, { processorCustomerId: customerId });
@@ -54,11 +78,17 @@ export async function ensureCustomer({ store, processor }: BillingDeps, site: Si
 /**
  * Saves a new card for the member (replacing the saved one); a bad card is a 400 naming each
  * field, a card its bank refuses as it is saved a 402, and either keeps the card saved before.
+ * A member whose customer the processor does not know (data imported from elsewhere, a processor
+ * whose records were lost) gets a new customer, which the card is saved to.
  */
 export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
   const customerId = await ensureCustomer(deps, site, member);
+  const addTo = async (id: string) => deps.processor.addPaymentMethod(id, card);
   try {
-    const method = await deps.processor.addPaymentMethod(customerId, card);
+    const method = await addTo(customerId).catch(async (error: unknown) => {
+      if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
+      return addTo(await ensureCustomer(deps, site, member, customerId));
+    });
     return await deps.store.savePaymentMethod({
       siteId: site.id, memberId: member.id, processorId: method.id, brand: method.brand, last4: method.last4,
       expMonth: method.expMonth, expYear: method.expYear, createdAt: deps.clock(),
@@ -79,24 +109,65 @@ export async function signUpToPlan(
   plan: PlanRecord,
   request: PlanSignUpRequest & { card?: CardDetails },
 ): Promise<ConversionDetail> {
+  const { store, clock } = deps;
+  const alreadyMember = () =>
+    MemberError.of(409, 'alreadyMember', `You are on ${plan.name} already: its content is at ${plan.contentUrl ?? `https://${site.domain}/`}`, 'planPublicId');
+  const onPlan = async () =>
+    (await store.listMembershipsOfMember(site.id, member.id)).some((m) => m.planId === plan.id && membershipStatus(m, clock()) === 'active');
+  if (await onPlan()) throw alreadyMember();
+  const release = await claimPlanSignUp(store, { siteId: site.id, memberId: member.id, planId: plan.id }, clock());
+  if (!release) {
+    // Another sign-up of the member to the plan is under way: answered as one that has ended would be (the 409 above).
+    throw MemberError.of(409, 'alreadyMember', `You are joining ${plan.name} already, in another request: wait for it to end`, 'planPublicId');
+  }
+  try {
+    // Read again under the claim: a sign-up that held it before has recorded its membership by now.
+    if (await onPlan()) throw alreadyMember();
+    return await signUpClaimed(deps, site, member, plan, request);
+  } finally {
+    await release();
+  }
+}
+
+/**
+ * Claims the member's sign-up to the plan: a lease in the store (the renewals' claims are too),
+ * taken by one caller at a time in any number of processes, until released or SIGN_UP_CLAIM_MS
+ * after `now`. Answers the release, or undefined when another sign-up holds the claim.
+ */
+export async function claimPlanSignUp(
+  store: Pick<Store, 'tryLease' | 'releaseLease'>,
+  signUp: { siteId: number; memberId: number; planId: number },
+  now: number,
+): Promise<(() => Promise<void>) | undefined> {
+  const name = `plan-signup:${signUp.siteId}:${signUp.memberId}:${signUp.planId}`;
+  const holder = randomId(16);
+  if (!(await store.tryLease(name, holder, now, SIGN_UP_CLAIM_MS))) return undefined;
+  return async () => void (await store.releaseLease(name, holder));
+}
+
+/** The sign-up, under its claim. */
+async function signUpClaimed(
+  deps: BillingDeps,
+  site: SiteRecord,
+  member: MemberRecord,
+  plan: PlanRecord,
+  request: PlanSignUpRequest & { card?: CardDetails },
+): Promise<ConversionDetail> {
   const { store, clock, processor } = deps;
   const now = clock();
-  const running = (await store.listMembershipsOfMember(site.id, member.id)).find(
-    (m) => m.planId === plan.id && membershipStatus(m, now) === 'active',
-  );
-  if (running) {
-    throw MemberError.of(409, 'alreadyMember', `You are on ${plan.name} already: its content is at ${plan.contentUrl ?? `https://${site.domain}/`}`, 'planPublicId');
-  }
   const quote = quotePlan(plan, now);
-  const customerId = await ensureCustomer(deps, site, member);
+  let customerId = await ensureCustomer(deps, site, member);
   let receipt: { chargeId: string; invoiceId: string } | undefined;
   if (plan.type !== 'free') {
     const card = request.card ? await saveCard(deps, site, member, request.card) : await store.getPaymentMethod(site.id, member.id);
     if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', 'cardNumber');
+    // Saving the card may have given the member a new customer (saveCard).
+    customerId = await ensureCustomer(deps, site, member);
     const { grandTotalCents } = quote.dueNow;
     if (grandTotalCents > 0) {
       try {
-        receipt = await processor.charge(customerId, card.processorId, { amountCents: grandTotalCents, currency: quote.currency!, description: plan.name });
+        const idempotencyKey = await signUpAttemptKey(store, site, member, plan, customerId);
+        receipt = await processor.charge(customerId, card.processorId, { amountCents: grandTotalCents, currency: quote.currency!, description: plan.name, idempotencyKey });
       } catch (error) {
         if (!(error instanceof PaymentDeclinedError)) throw error;
         await recordDeclined(deps, site, member, plan, quote.dueNow, error);
@@ -147,6 +218,23 @@ export async function signUpToPlan(
       processorCustomerId: customerId,
     },
   };
+}
+
+/**
+ * The idempotency key of a sign-up's first charge: the member's customer (random, so no other
+ * installation's key), the plan, and what the ledger holds of the member on the plan
+ * (memberships, invoices). Read under the sign-up's claim, so nobody changes it meanwhile. Every
+ * attempt that records anything (a membership, a failed invoice) moves it, so a member trying
+ * again after a decline is charged again; an attempt that recorded nothing (its process died
+ * after the charge) asked again gets the same key, and the processor the same charge.
+ */
+async function signUpAttemptKey(store: Store, site: SiteRecord, member: MemberRecord, plan: PlanRecord, customerId: string): Promise<string> {
+  const [memberships, invoices] = await Promise.all([
+    store.listMembershipsOfMember(site.id, member.id),
+    store.listInvoicesOfMember(site.id, member.id),
+  ]);
+  const recorded = memberships.filter((m) => m.planId === plan.id).length + invoices.filter((i) => i.planId === plan.id).length;
+  return `plan-signup:${site.id}:${plan.id}:${customerId}:${recorded}`;
 }
 
 /** A declined first charge: a failed invoice in the ledger and an abandoned conversion (spec 2.5). */

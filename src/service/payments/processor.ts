@@ -1,7 +1,7 @@
 /**
  * The payment processor as the service sees it: customers, their cards, charges and invoices.
  * Asynchronous throughout so that a real processor (Stripe) can implement it over the network;
- * test-processor.ts keeps everything in memory. Types only and plain errors: the service runs in
+ * test-processor.ts keeps everything in the service's store. Types only and plain errors: the service runs in
  * a browser too (the mock server), so nothing here may be Node-only.
  *
  * Amounts are in minor units of a lower-case ISO 4217 currency (billing/money.ts).

@@ -1,5 +1,5 @@
 /**
- * A payment processor in memory, for tests, the demo and the mock server: it checks cards the
+ * The built-in payment processor, for tests, the demo and the mock server: it checks cards the
  * way a processor would and answers like one, and moves no money.
  *
  * Its test cards, what each does when saved and when charged and what a member sees, are in one
@@ -10,20 +10,20 @@
  * number that passes the checks (12-19 digits, Luhn) is saved and charged. Only the brand, last
  * four digits and expiry are kept: never the full number or the CVC.
  *
- * Its memory ends with the process, but the customers and cards a service saved do not. A
- * customer id of its form (`cus_test_…`) it has not seen is one from before a restart, taken as
- * known with no cards; a payment method's id says how its charges end (`pm_test_ok_…`,
- * `pm_test_declined_…`, `pm_test_nofunds_…`), so a charge on a card from before a restart is
- * taken as it would have been then. 0341 is saved as `pm_test_declined_…`; ids of 0002 and 9995
- * saved before those were refused at saving (`pm_test_declined_…`, `pm_test_nofunds_…`) keep
- * failing their charges as they did.
+ * What it keeps (customers, cards, charges) it keeps in the store it is given (decision 0029), as
+ * a real processor keeps them on its side: every process of `svc serve --workers N`, `svc
+ * billing run` and a restart see the same customers and cards, and a charge's idempotency key is
+ * honoured whichever process charged first. Over the memory store (the mock server, in a
+ * browser) that is the page's memory. Nothing here is Node-only.
  *
  * A charge's idempotency key is kept a day, as Stripe keeps them: the same key again answers
- * what the first charge did, and charges nothing. In this process's memory only.
+ * what the first charge did (its receipt, or the same decline with the same ids), and charges
+ * nothing.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
-import type { EpochMs } from '../store/records';
+import type { EpochMs, TestProcessorCard, TestProcessorCharge } from '../store/records';
+import type { TestProcessorMethods } from '../store/store';
 import {
   CardDeclinedError,
   InvalidCardError,
@@ -46,135 +46,103 @@ const DECLINING_CARDS: ReadonlyMap<string, { when: 'saved' | 'charged'; code: De
   ['4000000000009995', { when: 'saved', code: 'insufficient_funds' }],
   ['4000000000000341', { when: 'charged', code: 'card_declined' }],
 ]);
-/**
- * What a payment method's id says about its charges, both ways. New ids are `ok` or (0341)
- * `declined`; `nofunds`, and `declined` of 0002, are ids saved before 0002 and 9995 were refused
- * at saving, still honoured.
- */
-const OUTCOME_TAGS = { ok: undefined, declined: 'card_declined', nofunds: 'insufficient_funds' } as const;
+/** A card's id says how its charges end, for a person reading it: `pm_test_ok_…`, `pm_test_declined_…`. */
 const tagOf = (decline: DeclineCode | undefined) => (decline === 'card_declined' ? 'declined' : decline === 'insufficient_funds' ? 'nofunds' : 'ok');
-const REMEMBERED_METHOD = /^pm_test_(ok|declined|nofunds)_[A-Za-z0-9]+$/;
 
 export interface TestProcessorOptions {
   /** Decides which expiry dates are past and stamps invoices. */
   clock: Clock;
+  /** Where the processor keeps its customers, cards and charges: the service's store. */
+  store: TestProcessorMethods;
   /** The random part of ids (`cus_test_<part>`); randomId(14) by default. */
   randomPart?: () => string;
 }
 
 /** How long a charge's idempotency key is remembered. */
-const IDEMPOTENCY_MS = 24 * 3600_000;
+export const IDEMPOTENCY_MS = 24 * 3600_000;
 
-interface StoredMethod {
-  method: PaymentMethod;
-  decline?: DeclineCode;
-}
-interface Customer {
-  email: string;
-  name?: string;
-  methods: Map<string, StoredMethod>;
-  invoices: Invoice[];
-  /** Made again from ids of an earlier run (a restart): its cards are taken at their ids' word. */
-  earlier?: boolean;
-}
+const methodOf = (card: TestProcessorCard): PaymentMethod => ({
+  id: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear,
+});
+const invoiceOf = (charge: TestProcessorCharge): Invoice => ({
+  id: charge.invoiceId, chargeId: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency,
+  description: charge.description, status: charge.status, createdAt: charge.createdAt,
+});
 
 export class TestPaymentProcessor implements PaymentProcessor {
-  private readonly customers = new Map<string, Customer>();
-  /** Charges by idempotency key, oldest first. */
-  private readonly charges = new Map<string, { at: EpochMs; outcome: Promise<ChargeReceipt> }>();
   private readonly clock: Clock;
+  private readonly store: TestProcessorMethods;
   private readonly randomPart: () => string;
 
   constructor(options: TestProcessorOptions) {
     this.clock = options.clock;
+    this.store = options.store;
     this.randomPart = options.randomPart ?? (() => randomId(14));
   }
 
   async createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }> {
     const customerId = this.newId('cus');
-    this.customers.set(customerId, { ...customer, methods: new Map(), invoices: [] });
+    await this.store.createTestProcessorCustomers([
+      { id: customerId, email: customer.email, ...(customer.name !== undefined && { name: customer.name }), createdAt: this.clock() },
+    ]);
     return { customerId };
   }
 
   async addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod> {
-    const customer = this.customer(customerId);
-    const { digits, expMonth, expYear } = checkCard(card, this.clock());
+    await this.requireCustomer(customerId);
+    const now = this.clock();
+    const { digits, expMonth, expYear } = checkCard(card, now);
     const declining = DECLINING_CARDS.get(digits);
     // The bank refuses the card as it is verified: nothing is kept, and there is no charge to invoice.
     if (declining?.when === 'saved') throw new CardDeclinedError(declining.code);
-    const decline = declining?.code;
-    const method: PaymentMethod = { id: this.newId(`pm_test_${tagOf(decline)}`), brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear };
-    customer.methods.set(method.id, { method, ...(decline && { decline }) });
-    return { ...method };
+    const declineCode = declining?.code;
+    const saved: TestProcessorCard = {
+      id: this.newId(`pm_test_${tagOf(declineCode)}`), customerId, brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear,
+      ...(declineCode && { declineCode }), createdAt: now,
+    };
+    await this.store.addTestProcessorCards([saved]);
+    return methodOf(saved);
   }
 
   async listPaymentMethods(customerId: string): Promise<PaymentMethod[]> {
-    return [...this.customer(customerId).methods.values()].map(({ method }) => ({ ...method }));
+    await this.requireCustomer(customerId);
+    return (await this.store.listTestProcessorCards(customerId)).map(methodOf);
   }
 
-  charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
-    const key = request.idempotencyKey;
-    if (key === undefined) return this.chargeOnce(customerId, paymentMethodId, request);
-    const now = this.clock();
-    for (const [old, { at }] of this.charges) {
-      if (at > now - IDEMPOTENCY_MS) break;
-      this.charges.delete(old);
-    }
-    const earlier = this.charges.get(key);
-    if (earlier) return earlier.outcome;
-    const outcome = this.chargeOnce(customerId, paymentMethodId, request);
-    this.charges.set(key, { at: now, outcome });
-    return outcome;
-  }
-
-  private async chargeOnce(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
-    const customer = this.customer(customerId);
-    const stored = customer.methods.get(paymentMethodId) ?? (customer.earlier ? this.methodFromEarlierRun(customer, paymentMethodId) : undefined);
-    if (!stored) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
+  async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
+    await this.requireCustomer(customerId);
+    const card = (await this.store.listTestProcessorCards(customerId)).find((c) => c.id === paymentMethodId);
+    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
     if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
       throw new RangeError(`amountCents must be a positive integer, got ${request.amountCents}`);
     }
     if (!/^[A-Za-z]{3}$/.test(request.currency)) throw new RangeError(`currency must be an ISO 4217 code, got ${request.currency}`);
-    const currency = request.currency.toLowerCase();
-    const invoice: Invoice = {
-      id: this.newId('in'),
-      chargeId: this.newId('ch'),
-      amountCents: request.amountCents,
-      currency,
-      description: request.description,
-      status: stored.decline ? 'failed' : 'paid',
-      createdAt: this.clock(),
-    };
-    customer.invoices.push(invoice);
-    if (stored.decline) throw new PaymentDeclinedError(stored.decline, invoice.chargeId, invoice.id, invoice.amountCents, currency);
-    return { chargeId: invoice.chargeId, invoiceId: invoice.id };
+    const now = this.clock();
+    // Recorded at once with its outcome; under a key some charge recorded within the day, that
+    // charge is the answer instead, whoever (whichever process) recorded it.
+    const charge = await this.store.recordTestProcessorCharge(
+      {
+        invoiceId: this.newId('in'), chargeId: this.newId('ch'), customerId, cardId: card.id, amountCents: request.amountCents,
+        currency: request.currency.toLowerCase(), description: request.description, status: card.declineCode ? 'failed' : 'paid',
+        ...(card.declineCode && { declineCode: card.declineCode }),
+        ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+        createdAt: now,
+      },
+      now - IDEMPOTENCY_MS,
+    );
+    if (charge.status === 'failed') {
+      throw new PaymentDeclinedError(charge.declineCode ?? 'card_declined', charge.chargeId, charge.invoiceId, charge.amountCents, charge.currency);
+    }
+    return { chargeId: charge.chargeId, invoiceId: charge.invoiceId };
   }
 
   async listInvoices(customerId: string): Promise<Invoice[]> {
-    return this.customer(customerId).invoices.map((invoice) => ({ ...invoice }));
+    await this.requireCustomer(customerId);
+    return (await this.store.listTestProcessorCharges(customerId)).map(invoiceOf);
   }
 
-  private methodFromEarlierRun(customer: Customer, paymentMethodId: string): StoredMethod | undefined {
-    if (!this.isEarlierMethod(paymentMethodId)) return undefined;
-    const decline = OUTCOME_TAGS[REMEMBERED_METHOD.exec(paymentMethodId)![1] as keyof typeof OUTCOME_TAGS];
-    const stored: StoredMethod = { method: { id: paymentMethodId, brand: 'unknown', last4: '', expMonth: 0, expYear: 0 }, ...(decline && { decline }) };
-    customer.methods.set(paymentMethodId, stored);
-    return stored;
-  }
-
-  /** Of this processor's form, and not a card this run knows (under another customer). */
-  private isEarlierMethod(paymentMethodId: string): boolean {
-    return REMEMBERED_METHOD.test(paymentMethodId) && ![...this.customers.values()].some((c) => c.methods.has(paymentMethodId));
-  }
-
-  /** The customer; one of this processor's form that this run has not seen comes from before a restart. */
-  private customer(customerId: string): Customer {
-    const known = this.customers.get(customerId);
-    if (known) return known;
-    if (!/^cus_test_[A-Za-z0-9]+$/.test(customerId)) throw new UnknownPaymentReferenceError('customer', customerId);
-    const earlier: Customer = { email: '', methods: new Map(), invoices: [], earlier: true };
-    this.customers.set(customerId, earlier);
-    return earlier;
+  private async requireCustomer(customerId: string): Promise<void> {
+    if (!(await this.store.getTestProcessorCustomer(customerId))) throw new UnknownPaymentReferenceError('customer', customerId);
   }
 
   /** `<prefix>_test_<random>`, or `<prefix>_<random>` when the prefix ends in `_test_…` already. */

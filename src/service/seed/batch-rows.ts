@@ -4,7 +4,7 @@
  * and written with one call per kind.
  */
 import { formatMoney } from '../billing/money';
-import type { NewInvoice, NewMemberEvent, NewMembership, NewPaymentMethod, SiteRecord } from '../store/records';
+import type { NewInvoice, NewMemberEvent, NewMembership, NewPaymentMethod, SiteRecord, TestProcessorCard, TestProcessorCustomer } from '../store/records';
 import type { Store } from '../store/store';
 import type { MemberBilling } from './member-billing';
 
@@ -29,6 +29,9 @@ export class BatchRows {
   private readonly events: NewMemberEvent[] = [];
   private readonly invoices: NewInvoice[] = [];
   private readonly cards: NewPaymentMethod[] = [];
+  /** The processor's side of the same customers and cards (decision 0029). */
+  private readonly processorCustomers: TestProcessorCustomer[] = [];
+  private readonly processorCards: TestProcessorCard[] = [];
   /** Rows whose membershipId is, until written, the index of their membership in `memberships`. */
   private readonly byMembership: Array<{ membershipId?: number }> = [];
 
@@ -38,8 +41,16 @@ export class BatchRows {
     this.events.push({ siteId: this.siteId, memberId: member, eventType, details, createdAt });
   }
 
-  add(member: number, key: string, billing: MemberBilling, money: (cents: number, currency: string) => string): void {
+  /** `who` is the member as the processor's customer knows them (e-mail, name), as ensureCustomer tells it. */
+  add(
+    member: number,
+    key: string,
+    billing: MemberBilling,
+    money: (cents: number, currency: string) => string,
+    who: { email: string; firstName?: string; lastName?: string },
+  ): void {
     const { siteId } = this;
+    this.addProcessorRecords(billing, who);
     let n = 0;
     const nextId = () => `${key}N${(n++).toString(36)}`;
     if (billing.abandoned) {
@@ -90,6 +101,22 @@ export class BatchRows {
     if (billing.card) this.cards.push({ siteId, memberId: member, ...billing.card });
   }
 
+  /** The customer the member's first sign-up or attempt made at the processor, and the card saved there. */
+  private addProcessorRecords(billing: MemberBilling, who: { email: string; firstName?: string; lastName?: string }): void {
+    const customerId = billing.processorCustomerId;
+    if (customerId === undefined) return;
+    const times = [...billing.histories.map((h) => h.membership.createdAt), ...(billing.abandoned ? [billing.abandoned.at] : [])];
+    const name = [who.firstName, who.lastName].filter(Boolean).join(' ');
+    this.processorCustomers.push({ id: customerId, email: who.email, ...(name && { name }), createdAt: Math.min(...times) });
+    const card = billing.card;
+    if (card) {
+      this.processorCards.push({
+        id: card.processorId, customerId, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear,
+        ...(billing.cardDeclineCode && { declineCode: billing.cardDeclineCode }), createdAt: card.createdAt,
+      });
+    }
+  }
+
   /**
    * Writes every row, members' ids in place of their indexes; answers how many of each. Invoices
    * and cards go through `billing`: the store's batch methods unless given another writer.
@@ -100,7 +127,14 @@ export class BatchRows {
     for (const row of this.byMembership) row.membershipId = membershipIds[row.membershipId!]!;
     for (const event of this.events) event.createdAt = Math.min(event.createdAt, now);
     // Independent of each other: on PostgreSQL each goes on its own pooled connection at once.
-    await Promise.all([store.createMemberEvents(this.events), billing.write(this.invoices, this.cards)]);
+    await Promise.all([
+      store.createMemberEvents(this.events),
+      billing.write(this.invoices, this.cards),
+      (async () => {
+        await store.createTestProcessorCustomers(this.processorCustomers);
+        await store.addTestProcessorCards(this.processorCards);
+      })(),
+    ]);
     return { memberships: this.memberships.length, events: this.events.length, invoices: this.invoices.length, paymentMethods: this.cards.length };
   }
 }

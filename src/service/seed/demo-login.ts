@@ -41,7 +41,7 @@ export async function ensureDemoLogin(store: Store, clock: Clock, site: SiteReco
   ])) as [number];
   const rows = new BatchRows(site.id);
   rows.event(0, 'signup', now);
-  rows.add(0, 'demoLogin', billing, moneyText(site));
+  rows.add(0, 'demoLogin', billing, moneyText(site), profile);
   await rows.write(store, [memberId], now);
   return memberId;
 }

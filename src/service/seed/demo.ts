@@ -171,7 +171,7 @@ export async function seedMembers(
       const attempt = paidPlan && rnd.chance(0.1) ? { plan: paidPlan, at: Math.min(member.createdAt + rnd.int(0, 60) * DAY, now) } : undefined;
       const billing = memberBilling(rnd, key, stories, now, attempt);
       if (billing.processorCustomerId) member.processorCustomerId = billing.processorCustomerId;
-      rows.add(i, key, billing, money);
+      rows.add(i, key, billing, money, member);
       for (let k = rnd.int(1, 4); k > 0; k--) rows.event(i, 'login', member.createdAt + rnd.int(0, 700) * DAY);
       if (nodes.length > 0) {
         for (let k = rnd.int(0, 6); k > 0; k--) {

@@ -4,8 +4,9 @@
  * sign-ups saved, and a declined first charge (an abandoned conversion) when they had one.
  *
  * Cards are test cards of the built-in processor (docs/test-cards.md), with ids of the form it
- * takes for cards saved before a restart, so the billing run of `svc serve` charges them as it
- * would have then: `pm_test_ok_…` (4242, 4444) succeeds, `pm_test_declined_…` (0341) is declined.
+ * gives them: `pm_test_ok_…` (4242, 4444) succeeds, `pm_test_declined_…` (0341) is declined. The
+ * seed writes the processor's side too (its customer and card records, decision 0029), so the
+ * billing run of `svc serve` charges them as it would a card saved through the member API.
  *
  * - A paid sign-up saves a good card: POST /memberships asks for one, even when a trial has
  *   nothing due yet.
@@ -17,6 +18,7 @@
  *   for its next attempt now or ended the membership.
  */
 import type { ChargeAmounts } from '../billing/quote';
+import type { DeclineCode } from '../payments/processor';
 import type { EpochMs, NewPaymentMethod, PlanRecord } from '../store/records';
 import { amountsOf, membershipHistory, type MembershipHistory, type MembershipStory } from './billing-history';
 import type { SeededRandom } from './random';
@@ -44,6 +46,8 @@ export interface MemberBilling {
   /** Set once the member signed up to any plan (a free one too) or tried a paid one. */
   processorCustomerId?: string;
   card?: Omit<NewPaymentMethod, 'siteId' | 'memberId'>;
+  /** How the processor declines every charge on the card (0341); absent when they succeed. */
+  cardDeclineCode?: DeclineCode;
   abandoned?: AbandonedSignUp;
 }
 
@@ -104,6 +108,7 @@ export function memberBilling(
       expYear: year + rnd.int(1, 4),
       createdAt: savedAt,
     };
+    if (declined) billing.cardDeclineCode = 'card_declined';
   }
   return billing;
 }

@@ -3,7 +3,7 @@
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
 import type { AfterRegistration, MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue, SiteTheme } from '../../contract/member';
-import type { CardBrand } from '../payments/processor';
+import type { CardBrand, DeclineCode } from '../payments/processor';
 import type {
   ContentNodeType,
   MemberEventType,
@@ -514,3 +514,52 @@ export interface ThrottleRule {
 
 /** How a throttled check ended: right, wrong, or neither (it threw, e.g. the hashing queue was full). */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'abandoned';
+
+/**
+ * The built-in test processor's own records (payments/test-processor.ts, decision 0029): what a
+ * real processor keeps on its side, kept in the store so that every process of one installation,
+ * and a restart, see the same customers, cards and charges. Global, not per site (a processor
+ * account serves the installation), and apart from the service's ledger (NewInvoice), as a
+ * processor's records are.
+ */
+export interface TestProcessorCustomer {
+  /** `cus_test_…`; unique. */
+  id: string;
+  email: string;
+  name?: string;
+  createdAt: EpochMs;
+}
+
+/** A card the test processor saved: never its number or CVC. */
+export interface TestProcessorCard {
+  /** `pm_test_…`; unique. */
+  id: string;
+  customerId: string;
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  /** Every charge on the card is declined with this code (the test card 0341). */
+  declineCode?: DeclineCode;
+  createdAt: EpochMs;
+}
+
+/** One charge attempt as the test processor records it: its invoice, paid or failed. */
+export interface TestProcessorCharge {
+  /** `in_test_…`; unique. */
+  invoiceId: string;
+  /** `ch_test_…`; unique. */
+  chargeId: string;
+  customerId: string;
+  cardId: string;
+  amountCents: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  description: string;
+  status: InvoiceStatus;
+  /** Why a failed charge failed. */
+  declineCode?: DeclineCode;
+  /** The caller's idempotency key: unique among the charges made while it is kept (a day). */
+  idempotencyKey?: string;
+  createdAt: EpochMs;
+}

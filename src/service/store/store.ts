@@ -56,6 +56,9 @@ import type {
   SignupValueRecord,
   SitePatch,
   SiteRecord,
+  TestProcessorCard,
+  TestProcessorCharge,
+  TestProcessorCustomer,
   ThrottleRule,
 } from './records';
 import type {
@@ -330,6 +333,29 @@ export interface Store {
   deleteExpiredLimits(now: EpochMs): Promise<number>;
 
   /**
+   * The built-in test processor's own records (payments/test-processor.ts, decision 0029), shared
+   * by every process on the store as a real processor's are by its clients. Written once, never
+   * changed or deleted; ids are the processor's. The batches are one transaction each, all or
+   * none, and throw ConflictError (`id`) for an id taken (earlier or in the batch). That a card's
+   * or charge's customer exists is the processor's to check (it never deletes one).
+   */
+  createTestProcessorCustomers(customers: readonly TestProcessorCustomer[]): Promise<void>;
+  getTestProcessorCustomer(id: string): Promise<TestProcessorCustomer | undefined>;
+  addTestProcessorCards(cards: readonly TestProcessorCard[]): Promise<void>;
+  /** The customer's cards in the order they were added. */
+  listTestProcessorCards(customerId: string): Promise<TestProcessorCard[]>;
+  /**
+   * Records a charge in one atomic step, unless its idempotency key is carried by a charge
+   * recorded after `keptAfter`: then nothing is written, and that charge is the answer. (A key
+   * of an older charge is forgotten: the new charge takes it.) Calls with one key at once, from
+   * any number of processes, record one charge between them and all answer it. Throws
+   * ConflictError (`id`) for an invoice or charge id taken.
+   */
+  recordTestProcessorCharge(charge: TestProcessorCharge, keptAfter: EpochMs): Promise<TestProcessorCharge>;
+  /** The customer's charges in the order they were recorded, failed ones included. */
+  listTestProcessorCharges(customerId: string): Promise<TestProcessorCharge[]>;
+
+  /**
    * Runs `work`, a bulk load (`svc seed` into an installation without members), against a store
    * that writes as fast as this one can; answers what `work` answers. On PostgreSQL the load is
    * one transaction, all or nothing, whose member tables check their foreign keys once at the
@@ -385,5 +411,16 @@ export type LimitMethods = Pick<
   'takeRateToken' | 'beginThrottledAttempt' | 'endThrottledAttempt' | 'clearThrottle' | 'deleteExpiredLimits'
 >;
 
-/** Named leases (the billing run's lock, a renewal's claim): each implementation's leases file. */
+/** The built-in test processor's records (decision 0029): each implementation's test-processor file. */
+export type TestProcessorMethods = Pick<
+  Store,
+  | 'createTestProcessorCustomers'
+  | 'getTestProcessorCustomer'
+  | 'addTestProcessorCards'
+  | 'listTestProcessorCards'
+  | 'recordTestProcessorCharge'
+  | 'listTestProcessorCharges'
+>;
+
+/** Named leases (the billing run's lock, a renewal's claim, a plan sign-up's claim): each implementation's leases file. */
 export type LeaseMethods = Pick<Store, 'tryLease' | 'releaseLease'>;

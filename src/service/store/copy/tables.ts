@@ -45,4 +45,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'rate_cells', key: ['key'], generatedId: false },
   { name: 'throttles', key: ['key'], generatedId: false },
   { name: 'leases', key: ['name'], generatedId: false },
+  // The built-in test processor's records (decision 0029): the customers, cards and charges that
+  // members' customer ids and saved cards name, and the idempotency keys of recent charges.
+  withId('test_processor_customers'),
+  withId('test_processor_cards'),
+  withId('test_processor_charges'),
 ];

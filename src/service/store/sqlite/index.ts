@@ -14,6 +14,7 @@ import { sqliteMemberTokens } from './member-tokens';
 import { sqliteOutbox } from './outbox';
 import { sqlitePayments } from './payments';
 import { sqliteSiteDefinition } from './site-definition';
+import { sqliteTestProcessor } from './test-processor';
 import {
   type Row,
   type Value,
@@ -194,6 +195,7 @@ export function openSqliteStore(path: string): Store {
 
     // Saved cards and the invoice ledger.
     ...sqlitePayments(conn),
+    ...sqliteTestProcessor(conn),
     ...sqliteOutbox(conn),
     ...sqliteMemberTokens(conn),
 

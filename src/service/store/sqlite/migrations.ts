@@ -411,6 +411,57 @@ export const MIGRATIONS: readonly string[] = [
     `CREATE TRIGGER ${table}_${event.toLowerCase()}_definition AFTER ${event} ON ${table}
      BEGIN UPDATE definition_version SET version = version + 1; END;`)).join('\n  ')}
   `,
+  // 10 → 11: the built-in test processor's own records (decision 0029), kept in the database so
+  // every process and a restart see the same customers, cards and charges. Its ids are text, as
+  // a processor's; the rowid keeps the order they came in. A charge's idempotency key is unique
+  // while it is kept. Customers and cards the service holds (members' customer ids, saved cards)
+  // are taken over, their outcome as the card's id said before (`pm_test_declined_…`: declined).
+  `
+  CREATE TABLE test_processor_customers (
+    id INTEGER PRIMARY KEY,
+    customer_id TEXT NOT NULL UNIQUE,
+    email TEXT NOT NULL,
+    name TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE test_processor_cards (
+    id INTEGER PRIMARY KEY,
+    card_id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL,
+    brand TEXT NOT NULL,
+    last4 TEXT NOT NULL,
+    exp_month INTEGER NOT NULL,
+    exp_year INTEGER NOT NULL,
+    decline_code TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX test_processor_cards_customer ON test_processor_cards (customer_id, id);
+  CREATE TABLE test_processor_charges (
+    id INTEGER PRIMARY KEY,
+    invoice_id TEXT NOT NULL UNIQUE,
+    charge_id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL,
+    card_id TEXT NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    description TEXT NOT NULL,
+    status TEXT NOT NULL,
+    decline_code TEXT,
+    idempotency_key TEXT UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX test_processor_charges_customer ON test_processor_charges (customer_id, id);
+  INSERT OR IGNORE INTO test_processor_customers (customer_id, email, name, created_at)
+    SELECT processor_customer_id, email, nullif(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')), ''), created_at
+    FROM members WHERE substr(processor_customer_id, 1, 9) = 'cus_test_' ORDER BY id;
+  INSERT OR IGNORE INTO test_processor_cards (card_id, customer_id, brand, last4, exp_month, exp_year, decline_code, created_at)
+    SELECT p.processor_id, m.processor_customer_id, p.brand, p.last4, p.exp_month, p.exp_year,
+      CASE WHEN substr(p.processor_id, 1, 17) = 'pm_test_declined_' THEN 'card_declined'
+           WHEN substr(p.processor_id, 1, 16) = 'pm_test_nofunds_' THEN 'insufficient_funds' END,
+      p.created_at
+    FROM payment_methods p JOIN members m ON m.site_id = p.site_id AND m.id = p.member_id
+    WHERE substr(m.processor_customer_id, 1, 9) = 'cus_test_' AND substr(p.processor_id, 1, 8) = 'pm_test_' ORDER BY p.id;
+  `,
 ];
 
 /**
