@@ -3,14 +3,13 @@
  * and every other command migrate on open as well; this is the step an operator runs on its own,
  * before starting new processes, or to see that a database is current.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describeDatabase, isPostgresUrl } from '../../service/store/open';
 import { MIGRATIONS as POSTGRES_MIGRATIONS, migratePostgres } from '../../service/store/postgres/migrations';
 import { MIGRATIONS as SQLITE_MIGRATIONS, migrate } from '../../service/store/sqlite/migrations';
+import { ownerOnlyDatabase } from '../../service/store/sqlite/owner-only';
 import { dbPath, UsageError } from '../config';
 import type { Io } from '../io';
 
@@ -27,7 +26,7 @@ export async function migrateCommand(args: string[], env: NodeJS.ProcessEnv, io:
 }
 
 function migrateOnSqlite(path: string): { version: number; ran: number } {
-  if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  ownerOnlyDatabase(path);
   const db = new Database(path, { timeout: 5000 });
   try {
     return { ran: migrate(db), version: SQLITE_MIGRATIONS.length };

@@ -3,13 +3,12 @@
  * keyset pages, all-or-nothing batches that report broken rules as store errors, and
  * aggregates kept until the data changes. ./index builds the Store on top of it.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { DefinitionCache } from '../definition-cache';
 import { ConflictError, MissingReferenceError } from '../errors';
 import type { Page, PageRequest } from '../queries';
 import { migrate } from './migrations';
+import { ownerOnlyDatabase } from './owner-only';
 import { type RawRow, type Row, type Value, UNIQUE_FIELDS, Where, isConstraint } from '../sql-rows';
 
 export type SqliteConnection = ReturnType<typeof connect>;
@@ -46,7 +45,7 @@ function preparedOnce(prepare: (text: string) => Database.Statement): (text: str
 }
 
 export function connect(path: string) {
-  if (path !== '' && path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+  ownerOnlyDatabase(path);
   const db = new Database(path, { timeout: 5000 });
   try {
     db.pragma('journal_mode = WAL');
