@@ -3,6 +3,7 @@ import { parseRateLimit, type RateLimit } from '../service/http/rate-limit';
 import { PRODUCTION_SCRYPT, TEST_SCRYPT, type ScryptCost } from '../service/auth/passwords';
 import { parseTrustProxy } from '../service/http/client-address';
 import { DEFAULT_SIGNUPS_PER_ADDRESS } from '../service/member/signup-limits';
+import { DEFAULT_MAILS_PER_ADDRESS, DEFAULT_SIGN_INS_PER_ADDRESS } from '../service/member/client-limits';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -31,6 +32,10 @@ export interface ServeConfig {
   rateLimit: RateLimit | undefined;
   /** Sign-ups per client address (SVC_SIGNUP_RATE_LIMIT, default 20/15m); `off` for none. */
   signupRateLimit: RateLimit | 'off';
+  /** Sign-in attempts per client address (SVC_SIGNIN_RATE_LIMIT, default 30/15m); `off` for none. */
+  signinRateLimit: RateLimit | 'off';
+  /** Requested mails per client address (SVC_MAIL_RATE_LIMIT, default 20/60m); `off` for none. */
+  mailRateLimit: RateLimit | 'off';
   /** Reverse proxies in front whose X-Forwarded-For is believed (SVC_TRUST_PROXY, default 0). */
   trustedProxies: number;
   scrypt: ScryptCost;
@@ -46,13 +51,20 @@ export function serveConfig(env: NodeJS.ProcessEnv): ServeConfig {
   // `test` makes password hashing ~1000x cheaper, for test suites only: never in production.
   const scrypt = env.SVC_SCRYPT === undefined || env.SVC_SCRYPT === 'production' ? PRODUCTION_SCRYPT : env.SVC_SCRYPT === 'test' ? TEST_SCRYPT : undefined;
   if (!scrypt) throw new UsageError(`SVC_SCRYPT must be production (the default) or test, got ${env.SVC_SCRYPT}`);
-  const signupRateLimit = env.SVC_SIGNUP_RATE_LIMIT === undefined ? DEFAULT_SIGNUPS_PER_ADDRESS : parseRateLimit(env.SVC_SIGNUP_RATE_LIMIT);
-  if (signupRateLimit === undefined) {
-    throw new UsageError(`SVC_SIGNUP_RATE_LIMIT must look like 20/15m (sign-ups per client address/window) or be off, got ${env.SVC_SIGNUP_RATE_LIMIT}`);
-  }
+  const signupRateLimit = clientRate(env, 'SVC_SIGNUP_RATE_LIMIT', DEFAULT_SIGNUPS_PER_ADDRESS, '20/15m (sign-ups per client address/window)');
+  const signinRateLimit = clientRate(env, 'SVC_SIGNIN_RATE_LIMIT', DEFAULT_SIGN_INS_PER_ADDRESS, '30/15m (sign-in attempts per client address/window)');
+  const mailRateLimit = clientRate(env, 'SVC_MAIL_RATE_LIMIT', DEFAULT_MAILS_PER_ADDRESS, '20/60m (mails asked for per client address/window)');
   const trustedProxies = parseTrustProxy(env.SVC_TRUST_PROXY);
   if (trustedProxies === undefined) {
     throw new UsageError(`SVC_TRUST_PROXY must be the number of reverse proxies in front (0-9; true means 1), got ${env.SVC_TRUST_PROXY}`);
   }
-  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, signupRateLimit, trustedProxies, scrypt };
+  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, signupRateLimit, signinRateLimit, mailRateLimit, trustedProxies, scrypt };
+}
+
+/** A limit per client address from the environment: `fallback` when unset, `off` for none. */
+function clientRate(env: NodeJS.ProcessEnv, name: string, fallback: RateLimit, shape: string): RateLimit | 'off' {
+  const text = env[name];
+  const rate = text === undefined ? fallback : parseRateLimit(text);
+  if (rate === undefined) throw new UsageError(`${name} must look like ${shape} or be off, got ${text}`);
+  return rate;
 }

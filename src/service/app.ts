@@ -11,6 +11,7 @@ import { portableScrypt } from './auth/portable-scrypt';
 import { HttpError } from './http/http-error';
 import { memberApi, MEMBER_BASE_PATH } from './member/app';
 import { DEFAULT_SIGNUPS_PER_ADDRESS } from './member/signup-limits';
+import { DEFAULT_MAILS_PER_ADDRESS, DEFAULT_SIGN_INS_PER_ADDRESS } from './member/client-limits';
 import { randomBytes, toBase64Url } from './crypto/bytes';
 import type { RateLimit } from './http/rate-limit';
 import { log } from './diagnostics';
@@ -30,6 +31,10 @@ export interface ServiceOptions {
   adminRateLimit?: RateLimit;
   /** Sign-ups per client address; DEFAULT_SIGNUPS_PER_ADDRESS when omitted, `off` for none. */
   signupRateLimit?: RateLimit | 'off';
+  /** Sign-in attempts per client address; DEFAULT_SIGN_INS_PER_ADDRESS when omitted, `off` for none. */
+  signinRateLimit?: RateLimit | 'off';
+  /** Requested mails per client address; DEFAULT_MAILS_PER_ADDRESS when omitted, `off` for none. */
+  mailRateLimit?: RateLimit | 'off';
   /** Reverse proxies in front whose X-Forwarded-For is believed (SVC_TRUST_PROXY); 0 by default. */
   trustedProxies?: number;
   /**
@@ -52,6 +57,8 @@ export async function createServiceApp({
   clock = systemClock,
   adminRateLimit,
   signupRateLimit = DEFAULT_SIGNUPS_PER_ADDRESS,
+  signinRateLimit = DEFAULT_SIGN_INS_PER_ADDRESS,
+  mailRateLimit = DEFAULT_MAILS_PER_ADDRESS,
   trustedProxies = 0,
   passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT),
   processor,
@@ -85,6 +92,8 @@ export async function createServiceApp({
       passwords,
       processor: processor ?? new TestPaymentProcessor({ clock, store }),
       signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
+      signInsPerAddress: signinRateLimit === 'off' ? undefined : signinRateLimit,
+      mailsPerAddress: mailRateLimit === 'off' ? undefined : mailRateLimit,
       trustedProxies,
       demoMailbox,
     }),

@@ -93,7 +93,8 @@ export interface ServiceApi {
    * Signs in; fires `Service.member.info`. Resolves with the member. On a site that lets members
    * in only with a confirmed address, a member who has not confirmed theirs yet is refused with
    * `emailNotConfirmed`, and a code is mailed to them: `login({ email, code })` with it signs in.
-   * A wrong code rejects with `invalidCode` (try again), one no longer valid with `codeExpired`.
+   * A code that signs nobody in (mistyped, too old, used or tried too often) rejects with
+   * `invalidCode`, whichever it is, so that the answer tells nobody who is a member.
    */
   login(credentials: Credentials): Promise<MemberInfo>;
   /**

@@ -397,7 +397,7 @@ browserTest('E-mail me a code: name="code" with autocomplete="one-time-code"; a 
   expect(link.searchParams.get('svcopen')).toMatch(/^\/member\/sign_in\/[\w-]{20,}$/);
 
   await submitCode(screen, wrongCode(code), 'Log in');
-  expect(await formError(screen)).toBe('The code is wrong. Check it and try again.');
+  expect(await formError(screen)).toBe('This code does not work. Check it, or ask for a new one.');
   expect(await page.count('Service.member.info')).toBe(0);
   expect(await loggedInEmail(page)).toBeNull();
   await expectNoAxeViolations(page.page, 'the code screen with a wrong code');
@@ -408,7 +408,7 @@ browserTest('E-mail me a code: name="code" with autocomplete="one-time-code"; a 
   await screen.waitFor({ state: 'detached', timeout: 5_000 });
 });
 
-browserTest('a code allows five tries: after five wrong codes the right one is refused ("ask for a new one"); a new code then signs in', async () => {
+browserTest('a code allows five tries: after five wrong codes the right one is refused, in the same words as a wrong one; a new code then signs in', async () => {
   const member = await createMember(suite.service.url, suite.origin(HOST));
   const page = await suite.open(await suite.newContext(), HOST, PAGE);
   const screen = await askCode(page, member.email);
@@ -416,10 +416,11 @@ browserTest('a code allows five tries: after five wrong codes the right one is r
 
   for (let n = 1; n <= 5; n++) {
     await submitCode(screen, wrongCode(code, n), 'Log in');
-    expect(await formError(screen), `wrong code #${n}`).toBe('The code is wrong. Check it and try again.');
+    expect(await formError(screen), `wrong code #${n}`).toBe('This code does not work. Check it, or ask for a new one.');
   }
   await submitCode(screen, code, 'Log in');
-  expect(await formError(screen)).toBe('This code is no longer valid. Ask for a new one.');
+  // The same words as a wrong code: the answer tells nobody whether the address has a live code (issue 26).
+  expect(await formError(screen)).toBe('This code does not work. Check it, or ask for a new one.');
   expect(await loggedInEmail(page)).toBeNull();
   expect(await page.count('Service.member.info')).toBe(0);
 
@@ -455,7 +456,7 @@ browserTest('the sign-in link in the code mail signs in another browser (page.go
 
   // The code and the link are one token: the code of that mail is spent too.
   await submitCode(codeScreen, codeIn(mail), 'Log in');
-  expect(await formError(codeScreen)).toBe('This code is no longer valid. Ask for a new one.');
+  expect(await formError(codeScreen)).toBe('This code does not work. Check it, or ask for a new one.');
   expect(await loggedInEmail(asking)).toBeNull();
 });
 

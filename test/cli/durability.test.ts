@@ -147,6 +147,7 @@ async function killAndRestart(database: string): Promise<void> {
     HOST: '127.0.0.1',
     SVC_SCRYPT: 'test',
     SVC_SIGNUP_RATE_LIMIT: 'off',
+    SVC_MAIL_RATE_LIMIT: 'off',
     // Mail goes to files: PostgreSQL has no directory beside it for the outbox.
     SVC_OUTBOX_DIR: join(dir, 'outbox'),
   };

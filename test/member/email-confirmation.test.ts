@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import type { SessionResponse } from '../../src/contract/member';
 import { CONFIRM_MS } from '../../src/service/member/mail-flows';
-import { allMail, codeOf, codesIn, expectMailSent, lastMailTo, linkOf, mailsTo, SIGN_IN_SCREEN, storedMember, tokenOf } from './mail-support';
+import { allMail, codeOf, codesIn, EMAIL_CONFIRM_SCREEN, expectMailSent, lastMailTo, linkOf, mailsTo, SIGN_IN_SCREEN, storedMember, tokenOf } from './mail-support';
 import { ADA, BASE, expectError, forEachStore, jsonOf, MALLORY, SECOND, validSignUp, type MemberCtx } from './support';
 
 const NEW = 'new.member@example.com';
@@ -165,7 +165,18 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
     expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
   });
 
-  test('confirm-first site: the code of the sign-up mail itself signs in and confirms', async () => {
+  test('confirm-first site: the code of the sign-up mail, typed with the password chosen (as the widget sends it), signs in, confirms and keeps the password', async () => {
+    const ctx = await fresh();
+    await confirmFirst(ctx);
+    const body = validSignUp(ctx.demo);
+    await expectMailSent(await ctx.signUp(body), NEW);
+    const code = codeOf(await lastMailTo(ctx, NEW, 'welcome'));
+    await jsonOf(await ctx.signIn({ email: NEW, code, password: body.password }), 201);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+    expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
+  });
+
+  test('confirm-first site: the code of the sign-up mail alone signs in and confirms, but the password chosen at sign-up is gone', async () => {
     const ctx = await fresh();
     await confirmFirst(ctx);
     const body = validSignUp(ctx.demo);
@@ -173,7 +184,7 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
     const code = codeOf(await lastMailTo(ctx, NEW, 'welcome'));
     await jsonOf(await ctx.signIn({ email: NEW, code }), 201);
     expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
-    expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
+    await expectError(await ctx.signIn({ email: NEW, password: body.password }), 401, 'invalidCredentials');
   });
 
   test('confirm-first site: an unconfirmed member signing in with a password is 403 emailNotConfirmed, and a confirmEmail mail is queued', async () => {
@@ -229,8 +240,8 @@ function describeConfirmFirst(fresh: () => Promise<MemberCtx>): void {
 /**
  * An account made in someone else's name before they came (pre-hijacking): a stranger signs up
  * with the victim's address and a password of their own. Whatever later confirms the address for
- * the victim, other than the sign-up's own mail or someone who shows that password, must leave
- * the stranger nothing: the password is taken away and every session ends. These failed before
+ * the victim, other than someone who shows that password (typed with the code, or a session the
+ * sign-up opened), must leave the stranger nothing: the password is taken away and every session ends. These failed before
  * (the stranger's password went on working once the victim confirmed).
  */
 forEachStore((fresh) => {
@@ -268,13 +279,59 @@ forEachStore((fresh) => {
     await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
   });
 
-  test('takeover rule spares the real member: the sign-up\'s own welcome link keeps the password chosen at sign-up', async () => {
+  test('takeover rule spares the real member: the sign-up\'s own welcome link, followed in the browser the sign-up signed in, keeps the password chosen at sign-up', async () => {
     const ctx = await fresh();
     const body = validSignUp(ctx.demo);
     const first = await jsonOf<SessionResponse>(await ctx.signUp(body), 201);
-    await jsonOf(await ctx.signIn({ token: tokenOf(await lastMailTo(ctx, NEW, 'welcome'), SIGN_IN_SCREEN) }), 201);
+    const token = tokenOf(await lastMailTo(ctx, NEW, 'welcome'), SIGN_IN_SCREEN);
+    await jsonOf(await ctx.request(`${BASE}/sessions`, { method: 'POST', json: { token }, token: first.token }), 201);
     expect((await ctx.signIn({ email: NEW, password: body.password })).status).toBe(201);
     expect((await ctx.authed(first.token, ME)).status).toBe(200);
+  });
+
+  // The audit's finding (issue 26): the victim follows the "please confirm" mail that the
+  // stranger's sign-up sent them. Before, that kept the stranger's password and session.
+  test('takeover: default site, the victim follows the sign-up\'s own welcome link: the stranger\'s password and session stop working', async () => {
+    const ctx = await fresh();
+    const stranger = await jsonOf<SessionResponse>(await ctx.signUp(strangerSignUp(ctx)), 201);
+    const token = tokenOf(await lastMailTo(ctx, VICTIM, 'welcome'), SIGN_IN_SCREEN);
+    const victim = await jsonOf<SessionResponse>(await ctx.signIn({ token }), 201);
+    expect((await ctx.authed(victim.token, ME)).status).toBe(200);
+    expect((await ctx.authed(stranger.token, ME)).status).toBe(401);
+    await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+    expect((await storedMember(ctx, VICTIM))?.emailConfirmedAt).toBe(ctx.now());
+  });
+
+  test('takeover: confirm-first site, the victim follows the sign-up\'s own link or types its code: the stranger\'s password no longer works', async () => {
+    for (const how of ['link', 'code'] as const) {
+      const ctx = await fresh();
+      await confirmFirst(ctx);
+      await expectMailSent(await ctx.signUp(strangerSignUp(ctx)), VICTIM);
+      const mail = await lastMailTo(ctx, VICTIM, 'welcome');
+      const proof = how === 'link' ? { token: tokenOf(mail, SIGN_IN_SCREEN) } : { email: VICTIM, code: codeOf(mail) };
+      await jsonOf(await ctx.signIn(proof), 201);
+      await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+    }
+  });
+
+  test('takeover: a session of another member sent with the sign-up\'s link does not keep the stranger\'s password', async () => {
+    const ctx = await fresh();
+    await jsonOf(await ctx.signUp(strangerSignUp(ctx)), 201);
+    const ada = await ctx.session(ADA);
+    const token = tokenOf(await lastMailTo(ctx, VICTIM, 'welcome'), SIGN_IN_SCREEN);
+    await jsonOf(await ctx.request(`${BASE}/sessions`, { method: 'POST', json: { token }, token: ada.token }), 201);
+    await expectError(await ctx.signIn({ email: VICTIM, password: 'stranger-password' }), 401, 'invalidCredentials');
+  });
+
+  test('takeover: an e-mail change the stranger asked for before the victim confirmed is void afterwards', async () => {
+    const ctx = await fresh();
+    const stranger = await jsonOf<SessionResponse>(await ctx.signUp(strangerSignUp(ctx)), 201);
+    const asked = await ctx.request(`${BASE}/me/email`, { method: 'PUT', json: { email: 'stranger@example.com', password: 'stranger-password' }, token: stranger.token });
+    await expectMailSent(asked, 'stranger@example.com');
+    const change = tokenOf(await lastMailTo(ctx, 'stranger@example.com', 'emailChange'), EMAIL_CONFIRM_SCREEN);
+    await jsonOf(await ctx.signIn({ token: tokenOf(await lastMailTo(ctx, VICTIM, 'welcome'), SIGN_IN_SCREEN) }), 201);
+    await expectError(await ctx.request(`${BASE}/email-changes`, { method: 'POST', json: { token: change } }), 400, 'tokenInvalid');
+    expect((await storedMember(ctx, VICTIM))?.email).toBe(VICTIM);
   });
 
   test('takeover rule applies once: after the first confirmation a code sign-in keeps the password', async () => {

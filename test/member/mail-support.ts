@@ -130,6 +130,6 @@ export async function plantToken(ctx: MemberCtx, memberId: number, purpose: 'pas
     token: t.record,
     limits: sendLimits(now),
   });
-  expect(queued).toBe(true);
+  expect(queued).toBe('queued');
   return t.token;
 }

@@ -102,4 +102,14 @@ forEachStore((fresh) => {
       expect(res.status).toBe(400);
     }
   });
+
+  // Issue 26: a NUL in the path's subdomain reached PostgreSQL, which answered with an error (a 500).
+  test('a subdomain with a NUL or another control character is 404 notFound, on every store', async () => {
+    const ctx = await fresh();
+    for (const name of ['%00', 'demo%00', 'de%01mo', '%7F', '%C2%85']) {
+      const res = await ctx.request(`/member/v1/sites/${name}/config`);
+      expect(res.status, name).toBe(404);
+      expect((await res.json()).errors[0].code).toBe('notFound');
+    }
+  });
 });

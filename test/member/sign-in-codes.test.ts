@@ -4,6 +4,7 @@
  */
 import { expect, test } from 'vitest';
 import { CODE_TRIES, SIGN_IN_CODE_MS, type SessionResponse } from '../../src/contract/member';
+import { CODE_FAILURES, CODE_WINDOW_MS } from '../../src/service/member/sign-in-throttle';
 import type { MailRecord } from '../../src/service/store/records';
 import {
   allMail,
@@ -69,7 +70,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { code } = await requestCode(ctx);
     await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
-    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'invalidCode', 'code');
   });
 
   test.each([
@@ -103,23 +104,26 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { code } = await requestCode(ctx);
     for (let i = 1; i <= CODE_TRIES; i++) await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode', 'code');
-    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired', 'code');
-    await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, 99) }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'invalidCode', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, 99) }), 401, 'invalidCode', 'code');
     // A new code starts afresh.
     const again = await requestCode(ctx);
     await jsonOf(await ctx.signIn({ email: ADA.email, code: again.code }), 201);
   });
 
-  test('concurrent guesses get no more than the tries between them', async () => {
+  test('concurrent guesses get no more than the tries between them, and no more than the address\'s allowance of wrong codes', async () => {
     const ctx = await fresh();
     const { code } = await requestCode(ctx);
     const answers = await Promise.all(
       Array.from({ length: 3 * CODE_TRIES }, (_, i) => ctx.signIn({ email: ADA.email, code: wrong(code, i + 1) })),
     );
     const codes = await Promise.all(answers.map(async (r) => (await r.json()).errors[0].code));
-    expect(codes.filter((c) => c === 'invalidCode')).toHaveLength(CODE_TRIES);
-    expect(codes.filter((c) => c === 'codeExpired')).toHaveLength(2 * CODE_TRIES);
-    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired');
+    // Counted as they start: the address's allowance, then 429 before any code is looked at.
+    expect(codes.filter((c) => c === 'invalidCode')).toHaveLength(CODE_FAILURES);
+    expect(codes.filter((c) => c === 'rateLimited')).toHaveLength(3 * CODE_TRIES - CODE_FAILURES);
+    // Only CODE_TRIES of them were checked against the code: it is used up.
+    expect((await ctx.store.findCodeToken(ctx.demo.site.id, ctx.demo.memberIds.ada!, 'signIn'))?.attempts).toBe(CODE_TRIES);
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 429, 'rateLimited', 'code');
   });
 
   test('a code lasts 10 minutes: a second before it works, at 10 minutes it is 401 codeExpired', async () => {
@@ -129,7 +133,7 @@ forEachStore((fresh) => {
     await jsonOf(await ctx.signIn({ email: ADA.email, code: first.code }), 201);
     const second = await requestCode(ctx);
     ctx.advance(SIGN_IN_CODE_MS);
-    await expectError(await ctx.signIn({ email: ADA.email, code: second.code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code: second.code }), 401, 'invalidCode', 'code');
   });
 
   test('a new code replaces the old: the old one is refused, the new one works', async () => {
@@ -140,10 +144,10 @@ forEachStore((fresh) => {
     while (fresher.code === old.code) [old, fresher] = [fresher, await requestCode(ctx)];
     const res = await ctx.signIn({ email: ADA.email, code: old.code });
     expect(res.status).toBe(401);
-    expect(['codeExpired', 'invalidCode']).toContain((await res.json()).errors[0].code);
+    expect(['invalidCode', 'invalidCode']).toContain((await res.json()).errors[0].code);
     await jsonOf(await ctx.signIn({ email: ADA.email, code: fresher.code }), 201);
     // Once the new one is used, the old one does not come back to life.
-    await expectError(await ctx.signIn({ email: ADA.email, code: old.code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: ADA.email, code: old.code }), 401, 'invalidCode', 'code');
   });
 
   test('a new code replaces the older code, but the older mail\'s link still works (a link cannot be guessed)', async () => {
@@ -159,12 +163,12 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const ada = await requestCode(ctx);
     // Grace has no code at all.
-    await expectError(await ctx.signIn({ email: GRACE.email, code: ada.code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: GRACE.email, code: ada.code }), 401, 'invalidCode', 'code');
     // Grace has a code of her own, and Ada's is not it.
     const grace = await requestCode(ctx, GRACE.email);
     if (grace.code !== ada.code) await expectError(await ctx.signIn({ email: GRACE.email, code: ada.code }), 401, 'invalidCode', 'code');
     // An unknown address answers like an address with no code.
-    await expectError(await ctx.signIn({ email: 'nobody@example.com', code: ada.code }), 401, 'codeExpired', 'code');
+    await expectError(await ctx.signIn({ email: 'nobody@example.com', code: ada.code }), 401, 'invalidCode', 'code');
     // Each still works for its own member.
     expect((await jsonOf<SessionResponse>(await ctx.signIn({ email: ADA.email, code: ada.code }), 201)).memberInfo.email).toBe(ADA.email);
     expect((await jsonOf<SessionResponse>(await ctx.signIn({ email: GRACE.email, code: grace.code }), 201)).memberInfo.email).toBe(GRACE.email);
@@ -173,8 +177,8 @@ forEachStore((fresh) => {
   test('a demo code does not sign in on the other site', async () => {
     const ctx = await fresh();
     const { code } = await requestCode(ctx);
-    await expectError(await post(ctx, '/sessions', { email: ADA.email, code }, { origin: null }, OTHER_BASE), 401, 'codeExpired');
-    await expectError(await post(ctx, '/sessions', { email: OTTO.email, code }, { origin: null }, OTHER_BASE), 401, 'codeExpired');
+    await expectError(await post(ctx, '/sessions', { email: ADA.email, code }, { origin: null }, OTHER_BASE), 401, 'invalidCode');
+    await expectError(await post(ctx, '/sessions', { email: OTTO.email, code }, { origin: null }, OTHER_BASE), 401, 'invalidCode');
   });
 
   test('the link signs in: POST /sessions {token} is 201, a second use 400 tokenUsed', async () => {
@@ -190,7 +194,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const a = await requestCode(ctx);
     await jsonOf(await ctx.signIn({ token: a.token }), 201);
-    await expectError(await ctx.signIn({ email: ADA.email, code: a.code }), 401, 'codeExpired');
+    await expectError(await ctx.signIn({ email: ADA.email, code: a.code }), 401, 'invalidCode');
     const b = await requestCode(ctx);
     await jsonOf(await ctx.signIn({ email: ADA.email, code: b.code }), 201);
     await expectError(await ctx.signIn({ token: b.token }), 400, 'tokenUsed', 'token');
@@ -220,7 +224,64 @@ forEachStore((fresh) => {
     const { code, token } = await requestCode(ctx);
     const { token: bearer } = await ctx.session(ADA);
     expect((await ctx.authed(bearer, `${ME}/password`, { method: 'PUT', json: { password: ADA.password, newPassword: 'changed on purpose' } })).status).toBe(204);
-    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'codeExpired');
+    await expectError(await ctx.signIn({ email: ADA.email, code }), 401, 'invalidCode');
     await expectError(await ctx.signIn({ token }), 400, 'tokenInvalid');
+  });
+
+  // Audit findings of issue 26: a wrong code answered invalidCode ("4 tries left") for a member
+  // and codeExpired for a non-member, 50 of 50 each way; and an address could be sent new codes
+  // to guess at again and again. These failed before.
+  test('a wrong code answers a member exactly as it answers an address that is no member\'s, each after asking for a code', async () => {
+    const ctx = await fresh();
+    const { code } = await requestCode(ctx);
+    await expectMailSent(await askCode(ctx, { email: 'nobody@example.com' }), 'nobody@example.com');
+    const guess = wrong(code);
+    const member = await ctx.signIn({ email: ADA.email, code: guess });
+    const stranger = await ctx.signIn({ email: 'nobody@example.com', code: guess });
+    expect(member.status).toBe(401);
+    expect(stranger.status).toBe(member.status);
+    expect(await stranger.text()).toBe(await member.text());
+    const headers = (r: Response) => [...r.headers.entries()].filter(([k]) => k !== 'date');
+    expect(headers(stranger)).toEqual(headers(member));
+    // Every later wrong guess, and the member's used-up code, answer the same too.
+    for (let i = 2; i <= CODE_TRIES + 1; i++) {
+      const a = await ctx.signIn({ email: ADA.email, code: wrong(code, i) });
+      const b = await ctx.signIn({ email: 'nobody@example.com', code: wrong(code, i) });
+      expect([a.status, await a.text()]).toEqual([b.status, await b.text()]);
+    }
+  });
+
+  test(`wrong codes are counted per address across codes: after ${CODE_FAILURES} within the hour even a new right code is 429, for members and strangers alike`, async () => {
+    const ctx = await fresh();
+    let failures = 0;
+    while (failures < CODE_FAILURES) {
+      const { code } = await requestCode(ctx);
+      for (let i = 1; i < CODE_TRIES && failures < CODE_FAILURES; i++, failures++) {
+        await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode', 'code');
+      }
+      // Each code is still good after CODE_TRIES - 1 wrong tries; only the address's count ends it.
+      ctx.advance(SECOND);
+    }
+    ctx.advance(10 * 60_000);
+    const { code } = await requestCode(ctx);
+    const locked = await ctx.signIn({ email: ADA.email, code });
+    await expectError(locked.clone(), 429, 'rateLimited', 'code');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (let i = 1; i <= CODE_FAILURES; i++) await expectError(await ctx.signIn({ email: 'nobody@example.com', code: wrong(code, i) }), 401, 'invalidCode');
+    await expectError(await ctx.signIn({ email: 'nobody@example.com', code }), 429, 'rateLimited', 'code');
+    // Once the hour has passed, the address may try again.
+    ctx.advance(CODE_WINDOW_MS);
+    const fresher = await requestCode(ctx);
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: fresher.code }), 201);
+  });
+
+  test('the right code clears the address\'s count of wrong ones', async () => {
+    const ctx = await fresh();
+    for (let round = 0; round < 3; round++) {
+      const { code } = await requestCode(ctx);
+      for (let i = 1; i < CODE_TRIES; i++) await expectError(await ctx.signIn({ email: ADA.email, code: wrong(code, i) }), 401, 'invalidCode');
+      await jsonOf(await ctx.signIn({ email: ADA.email, code }), 201);
+      ctx.advance(SECOND);
+    }
   });
 });

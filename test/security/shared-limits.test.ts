@@ -4,6 +4,7 @@
  * sign-ups sent to both at once count against one allowance, kept in the store. (Kept in each
  * app's memory, as before, every allowance would be doubled.)
  */
+import { DEFAULT_MAILS_PER_ADDRESS, DEFAULT_SIGN_INS_PER_ADDRESS } from '../../src/service/member/client-limits';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,4 +96,19 @@ test('sign-ups from one client address through two processes share SVC_SIGNUP_RA
     statuses.push((await post(apps[i % 2]!, '/members', { email: `new${i}@demo.localhost`, password: 'a long enough password', customFields: { 3: 'developer', 5: true } }, '203.0.113.7')).status);
   }
   expect(statuses).toEqual([201, 201, 201, 429, 429, 429]);
+});
+
+test('sign-in attempts and requested mails from one client address through two processes share one allowance (issue 26)', async () => {
+  const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
+  const apps = await twoProcesses(passwords);
+  const signIns: number[] = [];
+  for (let i = 0; i < DEFAULT_SIGN_INS_PER_ADDRESS.limit + 4; i++) {
+    signIns.push((await post(apps[i % 2]!, '/sessions', { email: `guess${i}@demo.localhost`, password: 'a guess' }, '203.0.113.7')).status);
+  }
+  expect(signIns).toEqual([...Array(DEFAULT_SIGN_INS_PER_ADDRESS.limit).fill(401), 429, 429, 429, 429]);
+  const mails: number[] = [];
+  for (let i = 0; i < DEFAULT_MAILS_PER_ADDRESS.limit + 2; i++) {
+    mails.push((await post(apps[i % 2]!, '/password-reset', { email: `someone${i}@demo.localhost` }, '203.0.113.7')).status);
+  }
+  expect(mails).toEqual([...Array(DEFAULT_MAILS_PER_ADDRESS.limit).fill(202), 429, 429]);
 });

@@ -59,7 +59,7 @@ export function memberTokenTests(ctx: Ctx): void {
   /** Issues the token through queueRequestedMail (the only way in besides sign-up); answers it as stored. */
   async function issue(memberId: number, overrides: Partial<NewMemberToken> = {}, withCode = true): Promise<MemberTokenRecord> {
     const t = token(memberId, overrides, withCode);
-    expect(await ctx.store.queueRequestedMail({ mail: mail(`member${memberId}@example.com`, { siteId: t.siteId }), token: t, limits: OPEN })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail(`member${memberId}@example.com`, { siteId: t.siteId }), token: t, limits: OPEN })).toBe('queued');
     const stored = await ctx.store.findMemberToken(t.tokenHash);
     expect(stored).toBeDefined();
     return stored!;
@@ -174,7 +174,7 @@ export function memberTokenTests(ctx: Ctx): void {
     const ann = await addMember('ann@example.com');
     const change = token(ann, { purpose: 'emailChange', newEmail: 'new@example.com', createdAt: T0 + 7, expiresAt: T0 + 7 + HOUR });
     const request = { mail: mail('new@example.com', { kind: 'emailChange', createdAt: T0 + 7 }), token: change, limits: { ...OPEN, kinds: ['emailChange'] } };
-    expect(await ctx.store.queueRequestedMail(request)).toBe(true);
+    expect(await ctx.store.queueRequestedMail(request)).toBe('queued');
     const stored = await ctx.store.findMemberToken(change.tokenHash);
     expect(stored).toStrictEqual({ ...change, id: expect.any(Number), attempts: 0 });
     expect(await ctx.store.findCodeToken(ctx.a.id, ann, 'emailChange')).toStrictEqual(stored);
@@ -182,7 +182,7 @@ export function memberTokenTests(ctx: Ctx): void {
       { ...request.mail, id: expect.any(Number), status: 'queued', attempts: 0, nextAttemptAt: T0 + 7 },
     ]);
 
-    expect(await ctx.store.queueRequestedMail({ mail: mail('stranger@example.com', { kind: 'noAccount' }), limits: OPEN })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('stranger@example.com', { kind: 'noAccount' }), limits: OPEN })).toBe('queued');
     expect((await allMail()).map((m) => m.to)).toEqual(['new@example.com', 'stranger@example.com']);
     expect(await ctx.store.findMemberToken('token-none')).toBeUndefined();
   });
@@ -198,23 +198,23 @@ export function memberTokenTests(ctx: Ctx): void {
       mail('bob@example.com', { kind: 'signInCode', createdAt: T0 + 2000 }), // another address
     ]);
     const first = token(ann, { createdAt: T0 + 2000 });
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 2000 }), token: first, limits })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 2000 }), token: first, limits })).toBe('queued');
     const queued = (await allMail()).length;
 
     const refused = token(ann, { createdAt: T0 + 3000 });
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 3000 }), token: refused, limits })).toBe(false);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 3000 }), token: refused, limits })).toBe('addressLimit');
     expect(await ctx.store.findMemberToken(refused.tokenHash)).toBeUndefined();
     expect(await allMail()).toHaveLength(queued);
     // The refused code replaced nothing: the earlier one still works.
     expect((await ctx.store.findCodeToken(ctx.a.id, ann, 'signIn'))?.tokenHash).toBe(first.tokenHash);
     expect((await ctx.store.findMemberToken(first.tokenHash))?.usedAt).toBeUndefined();
     // A mail without a token is refused the same way.
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { kind: 'passwordReset', createdAt: T0 + 3000 }), limits })).toBe(false);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { kind: 'passwordReset', createdAt: T0 + 3000 }), limits })).toBe('addressLimit');
     expect(await allMail()).toHaveLength(queued);
 
     // Another address of the site still has room, and so does the address once `since` moves past its mails.
-    expect(await ctx.store.queueRequestedMail({ mail: mail('bob@example.com', { createdAt: T0 + 3000 }), limits })).toBe(true);
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 3000 }), limits: { ...limits, since: T0 + 2001 } })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('bob@example.com', { createdAt: T0 + 3000 }), limits })).toBe('queued');
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 3000 }), limits: { ...limits, since: T0 + 2001 } })).toBe('queued');
     expect(await allMail()).toHaveLength(queued + 2);
   });
 
@@ -228,15 +228,15 @@ export function memberTokenTests(ctx: Ctx): void {
       mail('w@example.com', { kind: 'signInCode', createdAt: T0 + 999 }),
       ...[1, 2, 3, 4].map((n) => mail(`b${n}@example.com`, { siteId: ctx.b.id, createdAt: T0 + 1500 })),
     ]);
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 2000 }), token: token(ann, { createdAt: T0 + 2000 }), limits })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { createdAt: T0 + 2000 }), token: token(ann, { createdAt: T0 + 2000 }), limits })).toBe('queued');
     const queued = (await allMail()).length;
     const refused = token(ann, { purpose: 'passwordReset', createdAt: T0 + 3000 }, false);
-    expect(await ctx.store.queueRequestedMail({ mail: mail('new@example.com', { kind: 'passwordReset', createdAt: T0 + 3000 }), token: refused, limits })).toBe(false);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('new@example.com', { kind: 'passwordReset', createdAt: T0 + 3000 }), token: refused, limits })).toBe('siteLimit');
     expect(await ctx.store.findMemberToken(refused.tokenHash)).toBeUndefined();
     expect(await allMail()).toHaveLength(queued);
     // Site b is limited by its own mails only (4 of them: full at 4, open at 5).
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { siteId: ctx.b.id, createdAt: T0 + 3000 }), limits: { ...limits, perSite: 4 } })).toBe(false);
-    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { siteId: ctx.b.id, createdAt: T0 + 3000 }), limits: { ...limits, perSite: 5 } })).toBe(true);
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { siteId: ctx.b.id, createdAt: T0 + 3000 }), limits: { ...limits, perSite: 4 } })).toBe('siteLimit');
+    expect(await ctx.store.queueRequestedMail({ mail: mail('ann@example.com', { siteId: ctx.b.id, createdAt: T0 + 3000 }), limits: { ...limits, perSite: 5 } })).toBe('queued');
   });
 
   // Codes.

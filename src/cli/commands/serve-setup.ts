@@ -99,6 +99,8 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     passwords: settings.passwords,
     processor: new TestPaymentProcessor({ clock: systemClock, store }),
     signupRateLimit: config.signupRateLimit,
+    signinRateLimit: config.signinRateLimit,
+    mailRateLimit: config.mailRateLimit,
     trustedProxies: config.trustedProxies,
     ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
     // The demo site's mailbox for examples/mail.html: with --demo only, and the demo site's only.

@@ -25,16 +25,18 @@ import { contentRoutes } from './content-routes';
 import { findOpenPlan, listedPlans, toPlanOffer } from './plan-offers';
 import { MemberError } from './errors';
 import { loadMemberInfo, toFieldDefinition } from './member-info';
-import { authenticate, closeSession, newSession, openSession } from './sessions';
-import { SignInThrottle } from './sign-in-throttle';
+import { authenticate, bearerToken, closeSession, newSession, openSession } from './sessions';
+import { CODE_RULE, SignInThrottle } from './sign-in-throttle';
+import { ClientLimits } from './client-limits';
 import { SignupLimits } from './signup-limits';
-import { bad, readEmail, readPassword, validateSignUp, type Problems } from './signup';
-import { checkCode, codeExpired, firstConfirmation, mailSent, refuseBlocked, requestSignInMail, signInMail, tokenError } from './mail-flows';
+import { bad, PASSWORD_MAX, readEmail, readPassword, validateSignUp, type Problems } from './signup';
+import { codeRefused, firstConfirmation, mailSent, matchCode, refuseBlocked, requestSignInMail, signInMail, tokenError } from './mail-flows';
 import { findToken, mailRoutes } from './mail-routes';
 import { demoMailboxRoute } from './demo-mailbox';
 import { readCode } from './mail-tokens';
 import { readReturnTo } from './return-to';
 import { sendsNotice } from '../domain/site-mail';
+import { textProblem } from '../domain/validation';
 
 export const MEMBER_BASE_PATH = '/member/v1';
 const VARY_ORIGIN = { vary: 'Origin' };
@@ -47,6 +49,10 @@ export interface MemberApiOptions {
   processor: PaymentProcessor;
   /** Sign-ups per client address (SVC_SIGNUP_RATE_LIMIT); undefined: not limited per address. */
   signupsPerAddress: RateLimit | undefined;
+  /** Sign-in attempts (passwords and codes) per client address (SVC_SIGNIN_RATE_LIMIT); undefined: not limited per address. */
+  signInsPerAddress: RateLimit | undefined;
+  /** Requested mails per client address (SVC_MAIL_RATE_LIMIT); undefined: not limited per address. */
+  mailsPerAddress: RateLimit | undefined;
   /** How many reverse proxies stand in front, whose X-Forwarded-For is believed (SVC_TRUST_PROXY). */
   trustedProxies: number;
   /** Serve the demo site's mailbox (./demo-mailbox). */
@@ -55,10 +61,13 @@ export interface MemberApiOptions {
 
 type MemberEnv = { Variables: { site: SiteRecord } };
 
-export function memberApi({ store, clock, passwords, processor, signupsPerAddress, trustedProxies, demoMailbox }: MemberApiOptions): Hono<MemberEnv> {
+export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
+  const { store, clock, passwords, processor, signupsPerAddress, trustedProxies, demoMailbox } = options;
   const app = new Hono<MemberEnv>();
   const throttle = new SignInThrottle(store);
   const signupLimits = new SignupLimits(store, signupsPerAddress);
+  const clientLimits = new ClientLimits(store, { signIns: options.signInsPerAddress, mails: options.mailsPerAddress });
+  const codeThrottle = new SignInThrottle(store, 'sign-in-code', CODE_RULE);
   let proxyWarned = false;
   const addressOf = (c: Context<MemberEnv>) => {
     if (trustedProxies === 0 && !proxyWarned && c.req.header('x-forwarded-for') !== undefined) {
@@ -74,7 +83,9 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
 
   app.use('/sites/:subdomain/*', async (c, next) => {
     const origin = c.req.header('origin');
-    const site = await store.getSiteBySubdomain(c.req.param('subdomain'));
+    const subdomain = c.req.param('subdomain');
+    // PostgreSQL refuses a NUL with an error of its own (a 500): such a name is no site's.
+    const site = textProblem(subdomain) === undefined ? await store.getSiteBySubdomain(subdomain) : undefined;
     let allowed = false;
     try {
       // Said to any origin: a widget with a wrong subdomain should be able to read why.
@@ -138,7 +149,9 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     const problems: Problems = [];
     const returnTo = readReturnTo(body.returnTo, site, problems);
     if (problems.length > 0) throw MemberError.fields(problems);
-    await signupLimits.count(site.id, input.email, addressOf(c), clock());
+    const address = addressOf(c);
+    await signupLimits.count(site.id, input.email, address, clock());
+    await clientLimits.mail(site.id, address, clock());
     const confirmFirst = site.mail?.requireConfirmedEmail === true;
     const { password, ...profile } = input;
     // Hashed whether or not the address is taken, so the answer takes as long either way.
@@ -181,13 +194,14 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
   app.post('/sites/:subdomain/sessions', async (c) => {
     const site = c.get('site');
     const body = await readObject(c.req.raw);
-    if (body.token !== undefined) return signInByToken(site, body.token);
-    if (body.code !== undefined) return signInByCode(site, body);
+    if (body.token !== undefined) return signInByToken(site, body.token, c.req.raw);
+    if (body.code !== undefined) return signInByCode(site, body, addressOf(c));
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const password = readPassword(body.password, problems, false);
     const returnTo = readReturnTo(body.returnTo, site, problems);
     if (problems.length > 0) throw MemberError.fields(problems);
+    await clientLimits.signIn(site.id, addressOf(c), clock());
 
     const login = await store.findMemberLogin(site.id, email);
     const signedIn = await throttle.attempt(site.id, email, clock, 'base', async () => {
@@ -207,21 +221,21 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
 
   /**
    * Redeems a signIn token: a session, a `login` event, and the address confirmed when it was
-   * not. The first confirmation by a token the sign-up did not send, from someone who does not
-   * show the password, takes the password away and signs out every other session: the account
-   * may have been made in the address's name by someone else (firstConfirmation in mail-flows.ts).
+   * not. The first confirmation by someone who does not show they chose the password takes the
+   * password away and signs out every other session: the account may have been made in the
+   * address's name by someone else (firstConfirmation in mail-flows.ts).
    */
   const redeemSignIn = async (
     site: SiteRecord,
     token: MemberTokenRecord,
     record: MemberRecord,
     refused: (reason: 'missing' | 'used' | 'expired') => MemberError,
-    passwordShown = false,
+    sameHolder: boolean,
   ) => {
     const now = clock();
     const session = newSession(now);
     const outcome = await store.redeemMemberToken(token.id, now, {
-      ...firstConfirmation(record, token, passwordShown, now),
+      ...firstConfirmation(record, sameHolder, now),
       session: session.fields,
       events: [{ eventType: 'login', details: {}, createdAt: now }],
     });
@@ -230,30 +244,41 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
     const registered = token.signUp === true && record.emailConfirmedAt === undefined && site.mail?.requireConfirmedEmail === true;
     return sessionAnswer(site, outcome.member, session.token, outcome.session!, registered);
   };
-  const signInByToken = async (site: SiteRecord, value: unknown) => {
+  const signInByToken = async (site: SiteRecord, value: unknown, request: Request) => {
     const token = await findToken(store, site, value, 'signIn');
     const record = await store.getMember(site.id, token.memberId);
     refuseBlocked(record);
     const now = clock();
     if (token.usedAt !== undefined) throw tokenError('used');
     if (token.expiresAt <= now) throw tokenError('expired');
-    return redeemSignIn(site, token, record, tokenError);
+    // Followed in a browser signed in as this member (the one the sign-up signed in): the same person.
+    const signedInHere = record.emailConfirmedAt === undefined && bearerToken(request) !== undefined
+      && (await authenticate(store, clock, site, request).then(({ member }) => member.id === record.id, () => false));
+    return redeemSignIn(site, token, record, tokenError, signedInHere);
   };
-  const signInByCode = async (site: SiteRecord, body: Record<string, unknown>) => {
+  const signInByCode = async (site: SiteRecord, body: Record<string, unknown>, address: string | undefined) => {
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const code = readCode(body.code);
     if (code === undefined) bad(problems, 'code', 'Enter the 6-digit code from the e-mail');
     if (problems.length > 0) throw MemberError.fields(problems);
+    await clientLimits.signIn(site.id, address, clock());
     const login = await store.findMemberLogin(site.id, email);
-    // No member, no code: the same answer as an old code, so a code tells nobody who is a member.
-    const token = await checkCode(store, clock, site.id, login?.memberId, 'signIn', code!);
+    // Wrong codes are counted per address across codes, members' and strangers' alike; and any
+    // code that opens nothing gets one answer, so a code tells nobody who is a member.
+    let token: MemberTokenRecord | undefined;
+    await codeThrottle.attempt(site.id, email, clock, 'code', async () => {
+      const match = await matchCode(store, clock, site.id, login?.memberId, 'signIn', code!);
+      if ('token' in match) token = match.token;
+      return token !== undefined;
+    });
+    if (!token) throw codeRefused();
     const record = await store.getMember(site.id, token.memberId);
     refuseBlocked(record);
-    // The password typed before the code (a sign-in the site answered emailNotConfirmed) keeps it.
-    const shown = typeof body.password === 'string' && !!login?.passwordHash && record.emailConfirmedAt === undefined && !token.signUp
-      && body.password.length <= 256 && (await passwords.verify(body.password, login.passwordHash));
-    return redeemSignIn(site, token, record, codeExpired, shown);
+    // The password typed before the code (at sign-up, or a sign-in the site answered emailNotConfirmed) keeps it.
+    const shown = typeof body.password === 'string' && !!login?.passwordHash && record.emailConfirmedAt === undefined
+      && body.password.length <= PASSWORD_MAX && (await passwords.verify(body.password, login.passwordHash));
+    return redeemSignIn(site, token, record, codeRefused, shown);
   };
 
   app.delete('/sites/:subdomain/sessions/current', async (c) => {
@@ -287,7 +312,10 @@ export function memberApi({ store, clock, passwords, processor, signupsPerAddres
   });
 
   accountRoutes(app, { store, clock, passwords, throttle, authenticate: member });
-  mailRoutes(app, { store, clock, passwords, throttle, authenticate: member, sessionAnswer, emailTaken });
+  mailRoutes(app, {
+    store, clock, passwords, throttle, authenticate: member, sessionAnswer, emailTaken,
+    countMail: (c, memberId) => clientLimits.mail(c.get('site').id, addressOf(c), clock(), memberId),
+  });
   billingRoutes(app, { store, clock, processor, authenticate: member });
   contentRoutes(app, { store, clock, authenticate: member });
   if (demoMailbox) demoMailboxRoute(app, store);

@@ -11,7 +11,8 @@ import type { Clock } from '../domain/clock';
 import { siteMail, withSvcopen } from '../domain/site-mail';
 import { jsonResponse } from '../http/json';
 import type { MailTemplate } from '../mail-templates';
-import type { MemberRecord, MemberTokenPurpose, MemberTokenRecord, SendLimits, SiteRecord, TokenEffects } from '../store/records';
+import type { MailQueueOutcome, MemberRecord, MemberTokenPurpose, MemberTokenRecord, NewMail, NewMemberToken, SendLimits, SiteRecord, TokenEffects } from '../store/records';
+import { log } from '../diagnostics';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
 import { codeHashOf, codeMatches, newCode, newMailedToken } from './mail-tokens';
@@ -71,10 +72,26 @@ export function signInMail(site: SiteRecord, member: { id: number; email: string
   return { token: t.record, mail: siteMail(site, member.email, template, now) };
 }
 
-/** Queues a sign-in mail the member asked for, under the send limits; false when a limit held it back. */
+/** When each site last said it reached its cap, so the log says it once an hour, not once a request. */
+const siteCapLogged = new Map<number, number>();
+
+/**
+ * Queues a mail someone asked for, with its token, under the send limits (Store.queueRequestedMail).
+ * The site-wide cap held back mail for every member, so reaching it is logged, once a window a site.
+ */
+export async function queueRequested(store: Store, site: SiteRecord, mail: NewMail, token: NewMemberToken | undefined, now: number): Promise<MailQueueOutcome> {
+  const outcome = await store.queueRequestedMail({ mail, ...(token && { token }), limits: sendLimits(now) });
+  if (outcome === 'siteLimit' && !((siteCapLogged.get(site.id) ?? -Infinity) > now - SEND_WINDOW_MS)) {
+    siteCapLogged.set(site.id, now);
+    log.info(`site ${site.subdomain} reached its cap of ${MAILS_PER_SITE} requested mails an hour: resets, codes and confirmations asked for are held back until the hour has passed`);
+  }
+  return outcome;
+}
+
+/** Queues a sign-in mail the member asked for, under the send limits. */
 export async function requestSignInMail(store: Store, site: SiteRecord, member: { id: number; email: string }, returnTo: string, kind: SignInMailKind, now: number) {
   const { token, mail } = signInMail(site, member, returnTo, kind, now);
-  return store.queueRequestedMail({ mail, token, limits: sendLimits(now) });
+  return queueRequested(store, site, mail, token, now);
 }
 
 export const tokenError = (reason: 'missing' | 'used' | 'expired'): MemberError =>
@@ -88,32 +105,51 @@ export const codeExpired = () =>
   MemberError.of(401, 'codeExpired', 'This code is no longer valid (too old, used, or tried too often): ask for a new code', 'code');
 
 /**
- * Checks a typed code against the member's newest live code of `purpose`, spending one of its
- * CODE_TRIES tries first, so concurrent guesses get no more between them. Answers the token.
+ * The one answer to a code that signs nobody in, whatever the reason: wrong, too old, used, tried
+ * too often, or sent for an address that is no member's (then no code was ever sent). Telling
+ * these apart told anyone who asked for a code which addresses are members (audit, issue 26).
  */
-export async function checkCode(store: Store, clock: Clock, siteId: number, memberId: number | undefined, purpose: MemberTokenPurpose, code: string): Promise<MemberTokenRecord> {
+export const codeRefused = () =>
+  MemberError.of(401, 'invalidCode', 'This code does not work: it may be mistyped, too old or used up. Check it, or ask for a new code', 'code');
+
+/** What a typed code meets: the token it opens, a live code it is not (with the tries left), or no live code. */
+export type CodeMatch = { token: MemberTokenRecord } | { wrong: true; left: number } | { wrong: false };
+
+/**
+ * Checks a typed code against the member's newest live code of `purpose`, spending one of its
+ * CODE_TRIES tries first, so concurrent guesses get no more between them.
+ */
+export async function matchCode(store: Store, clock: Clock, siteId: number, memberId: number | undefined, purpose: MemberTokenPurpose, code: string): Promise<CodeMatch> {
   const token = memberId === undefined ? undefined : await store.findCodeToken(siteId, memberId, purpose);
-  if (!token || token.expiresAt <= clock() || !(await store.spendCodeTry(token.id, CODE_TRIES))) throw codeExpired();
-  if (!codeMatches(token, code)) {
-    const left = CODE_TRIES - token.attempts - 1;
-    throw MemberError.of(401, 'invalidCode', left > 0 ? `The code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'The code is wrong; ask for a new code', 'code');
-  }
-  return token;
+  if (!token || token.expiresAt <= clock() || !(await store.spendCodeTry(token.id, CODE_TRIES))) return { wrong: false };
+  return codeMatches(token, code) ? { token } : { wrong: true, left: CODE_TRIES - token.attempts - 1 };
+}
+
+/**
+ * A signed-in member's code (an e-mail change): the token, or an answer that says why not and
+ * how many tries are left, which tells the member nothing they do not know.
+ */
+export async function checkCode(store: Store, clock: Clock, siteId: number, memberId: number, purpose: MemberTokenPurpose, code: string): Promise<MemberTokenRecord> {
+  const match = await matchCode(store, clock, siteId, memberId, purpose, code);
+  if ('token' in match) return match.token;
+  if (!match.wrong) throw codeExpired();
+  const { left } = match;
+  throw MemberError.of(401, 'invalidCode', left > 0 ? `The code is wrong; ${left} ${left === 1 ? 'try' : 'tries'} left` : 'The code is wrong; ask for a new code', 'code');
 }
 
 /**
  * What redeeming a sign-in token changes besides the session. An address never confirmed gets
- * confirmed. But whoever made the account may not own the address: someone can sign up in
- * another's name first, and would keep a password that works once the owner confirms. So the
- * first confirmation keeps the password only when it comes from the sign-up's own mail (the
- * person who chose the password had the address's mail sent then), or from someone who shows the
- * password with the code; otherwise the password is removed (the member signs in by code or sets
- * one by a reset) and every other session ends.
+ * confirmed. But whoever made the account may not own the address: anyone can sign up in
+ * another's name first, and the sign-up's own mail then goes to the address's owner, so
+ * following it proves the mailbox, not the password. The first confirmation keeps the password
+ * only for someone who shows that they are the one who chose it (`sameHolder`: they typed it with
+ * the code, or follow the link in the browser the sign-up signed in); otherwise the password is
+ * removed (with it every unused mailed token, an e-mail change among them) and every other
+ * session ends: the mailbox's holder signs in by code, or sets a password by a reset.
  */
-export function firstConfirmation(member: MemberRecord, token: MemberTokenRecord, passwordShown: boolean, now: number): Pick<TokenEffects, 'member' | 'revokeSessions'> {
+export function firstConfirmation(member: MemberRecord, sameHolder: boolean, now: number): Pick<TokenEffects, 'member' | 'revokeSessions'> {
   if (member.emailConfirmedAt !== undefined) return {};
-  const trusted = token.signUp === true || passwordShown;
-  return { member: { emailConfirmedAt: now, ...(!trusted && { passwordHash: null }) }, ...(!trusted && { revokeSessions: true }) };
+  return { member: { emailConfirmedAt: now, ...(!sameHolder && { passwordHash: null }) }, ...(!sameHolder && { revokeSessions: true }) };
 }
 
 /** A blocked member's mailed token opens nothing. */

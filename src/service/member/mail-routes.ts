@@ -16,7 +16,7 @@ import type { Store } from '../store/store';
 import { confirmCurrentPassword } from './account-routes';
 import { readObject } from './body';
 import { MemberError } from './errors';
-import { checkCode, CONFIRM_MS, mailedToken, mailSent, refuseBlocked, requestSignInMail, sendLimits, tokenError } from './mail-flows';
+import { checkCode, CONFIRM_MS, mailedToken, mailSent, queueRequested, refuseBlocked, signInMail, tokenError } from './mail-flows';
 import { readCode, tokenHashOf } from './mail-tokens';
 import { loadMemberInfo } from './member-info';
 import { readReturnTo } from './return-to';
@@ -35,6 +35,8 @@ export interface MailRouteDeps {
   /** 201 with the new session's token and the member (SessionResponse). */
   sessionAnswer(site: SiteRecord, member: MemberRecord, token: string, session: SessionRecord): Promise<Response>;
   emailTaken(): MemberError;
+  /** Counts a mail asked for, per client address and (signed in) per member: 429 past a limit (./client-limits). */
+  countMail(c: Context<Env>, memberId?: number): Promise<void>;
 }
 
 /** A mailed token of the site for `purpose`, or the error the link's holder should read. */
@@ -44,6 +46,21 @@ export async function findToken(store: Store, site: SiteRecord, value: unknown, 
   if (!token || token.siteId !== site.id || token.purpose !== purpose) throw tokenError('missing');
   return token;
 }
+
+/**
+ * A request for a mail answers no sooner than this after it arrived (audit, issue 26). A member's
+ * address costs a store write that an unknown one does not (0.2–0.5 ms, which told members apart
+ * about 80% of the time); everything else is done for both (the token, the code and the mail are
+ * made either way), and this floor, far above that write, hides the rest.
+ */
+export const MAIL_ANSWER_FLOOR_MS = 20;
+
+/**
+ * Resolves MAIL_ANSWER_FLOOR_MS after it is called. Started as the request comes in, not measured
+ * at its end: a timer set at the end for "what is left" fires on the event loop's whole
+ * milliseconds, which kept part of the difference in the work.
+ */
+const answerFloor = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, MAIL_ANSWER_FLOOR_MS));
 
 export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
   const { store, clock, passwords } = deps;
@@ -55,6 +72,7 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
     const email = readEmail(body.email, problems);
     const returnTo = readReturnTo(body.returnTo, c.get('site'), problems);
     if (problems.length > 0) throw MemberError.fields(problems);
+    await deps.countMail(c);
     return { email, returnTo };
   };
   /** The member an address belongs to, when mail may go to them: not to a blocked one. */
@@ -64,16 +82,17 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
   };
 
   app.post('/sites/:subdomain/password-reset', async (c) => {
+    const floor = answerFloor();
     const site = c.get('site');
     const { email, returnTo } = await readMailRequest(c);
     const member = await mailableMember(site, email);
-    if (member) {
-      const now = clock();
-      const t = mailedToken(site, member.id, 'passwordReset', now, PASSWORD_RESET_MS, false);
-      const link = withSvcopen(returnTo, `/member/reset_password/${t.token}`);
-      const mail = siteMail(site, email, { kind: 'passwordReset', link, minutes: t.minutes }, now);
-      await store.queueRequestedMail({ mail, token: t.record, limits: sendLimits(now) });
-    }
+    const now = clock();
+    // Made for an unknown address too (member 0), and dropped: the same work but the write.
+    const t = mailedToken(site, member?.id ?? 0, 'passwordReset', now, PASSWORD_RESET_MS, false);
+    const link = withSvcopen(returnTo, `/member/reset_password/${t.token}`);
+    const mail = siteMail(site, email, { kind: 'passwordReset', link, minutes: t.minutes }, now);
+    if (member) await queueRequested(store, site, mail, t.record, now);
+    await floor;
     return mailSent(email);
   });
 
@@ -110,10 +129,15 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
   });
 
   app.post('/sites/:subdomain/sign-in-codes', async (c) => {
+    const floor = answerFloor();
     const site = c.get('site');
     const { email, returnTo } = await readMailRequest(c);
     const member = await mailableMember(site, email);
-    if (member) await requestSignInMail(store, site, member, returnTo, 'signInCode', clock());
+    const now = clock();
+    // Made for an unknown address too (member 0), and dropped: the same work but the write.
+    const { token, mail } = signInMail(site, member ?? { id: 0, email }, returnTo, 'signInCode', now);
+    if (member) await queueRequested(store, site, mail, token, now);
+    await floor;
     return mailSent(email);
   });
 
@@ -130,17 +154,18 @@ export function mailRoutes(app: Hono<Env>, deps: MailRouteDeps): void {
     if (problems.length > 0) throw MemberError.fields(problems);
     await confirmCurrentPassword(deps, site, member, password);
     if (email === member.email) return jsonResponse(await loadMemberInfo(store, site, member, clock()), 200, { 'cache-control': 'no-store' });
+    await deps.countMail(c, member.id);
 
     const now = clock();
     const owner = await store.findMemberLogin(site.id, email);
     if (owner) {
       // Taken: the answer is the same, and the address's owner (unless blocked) learns someone tried.
-      if (owner.status !== 'blocked') await store.queueRequestedMail({ mail: siteMail(site, email, { kind: 'emailInUse' }, now), limits: sendLimits(now) });
+      if (owner.status !== 'blocked') await queueRequested(store, site, siteMail(site, email, { kind: 'emailInUse' }, now), undefined, now);
     } else {
       const t = mailedToken(site, member.id, 'emailChange', now, CONFIRM_MS, true);
       const link = withSvcopen(returnTo, `/member/account/email_confirm/${t.token}`);
       const mail = siteMail(site, email, { kind: 'emailChange', newEmail: email, code: t.code!, link, minutes: t.minutes }, now);
-      await store.queueRequestedMail({ mail, token: { ...t.record, newEmail: email }, limits: sendLimits(now) });
+      await queueRequested(store, site, mail, { ...t.record, newEmail: email }, now);
     }
     return mailSent(email);
   });

@@ -21,10 +21,24 @@ export const WINDOW_MS = 15 * 60_000;
 export const PENDING_MS = 60_000;
 const RULE: ThrottleRule = { maxFailures: MAX_FAILURES, windowMs: WINDOW_MS, pendingMs: PENDING_MS };
 
+/**
+ * Mailed codes, per site and e-mail, across codes (audit, issue 26): each code allows CODE_TRIES
+ * guesses, but an address can be sent a new code again and again, so its wrong codes are counted
+ * together too. Unknown addresses count alike, so the lock tells nobody who is a member.
+ */
+export const CODE_FAILURES = 10;
+export const CODE_WINDOW_MS = 3600_000;
+export const CODE_RULE: ThrottleRule = { maxFailures: CODE_FAILURES, windowMs: CODE_WINDOW_MS, pendingMs: PENDING_MS };
+
 type ThrottleStore = Pick<Store, 'beginThrottledAttempt' | 'endThrottledAttempt' | 'clearThrottle'>;
 
 export class SignInThrottle {
-  constructor(private readonly store: ThrottleStore) {}
+  /** `namespace` and `rule`: passwords by default; mailed codes with ('sign-in-code', CODE_RULE). */
+  constructor(
+    private readonly store: ThrottleStore,
+    private readonly namespace = 'sign-in',
+    private readonly rule: ThrottleRule = RULE,
+  ) {}
 
   /**
    * Runs one password check for the site's e-mail, counted before it starts: throws 429
@@ -33,8 +47,8 @@ export class SignInThrottle {
    * check that throws (the hashing queue is full) counts as neither outcome.
    */
   async attempt(siteId: number, email: string, clock: Clock, path: string, check: () => Promise<boolean>): Promise<boolean> {
-    const key = keyOf(siteId, email);
-    const decision = await this.store.beginThrottledAttempt(key, clock(), RULE);
+    const key = this.keyOf(siteId, email);
+    const decision = await this.store.beginThrottledAttempt(key, clock(), this.rule);
     if (!decision.allowed) {
       const wait = decision.retryAfterSeconds;
       throw MemberError.of(429, 'rateLimited', `Too many failed attempts for this e-mail; try again in ${wait} s`, path, {
@@ -47,14 +61,16 @@ export class SignInThrottle {
       outcome = valid ? 'succeeded' : 'failed';
       return valid;
     } finally {
-      await this.store.endThrottledAttempt(key, outcome, clock(), RULE);
+      await this.store.endThrottledAttempt(key, outcome, clock(), this.rule);
     }
   }
 
   /** Forgets the e-mail's failures: its owner proved they read its mail (a password reset). */
   clear(siteId: number, email: string): Promise<void> {
-    return this.store.clearThrottle(keyOf(siteId, email));
+    return this.store.clearThrottle(this.keyOf(siteId, email));
+  }
+
+  private keyOf(siteId: number, email: string): string {
+    return `${this.namespace}:${siteId}:${email}`;
   }
 }
-
-const keyOf = (siteId: number, email: string) => `sign-in:${siteId}:${email}`;

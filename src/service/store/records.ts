@@ -455,6 +455,9 @@ export interface SendLimits {
   perSite: number;
 }
 
+/** What became of a requested mail: queued, or held back by the limit per address or per site. */
+export type MailQueueOutcome = 'queued' | 'addressLimit' | 'siteLimit';
+
 /** A requested mail, the token it carries (if any), and the limits it must stay under. */
 export interface MailRequestRecord {
   mail: NewMail;

@@ -9,6 +9,7 @@ import type { MemberMetadata } from '../../contract/member';
 import type {
   EpochMs,
   MailOutcome,
+  MailQueueOutcome,
   MailRecord,
   MailStatus,
   MemberLogin,
@@ -202,9 +203,9 @@ export function sendLimitCounts(mail: NewMail, limits: SendLimits): { text: stri
     values: [mail.to, mail.siteId, ...limits.kinds, limits.since],
   };
 }
-/** Whether sendLimitCounts' row leaves room for one more mail. */
-export const underSendLimits = (counts: Row, limits: SendLimits): boolean =>
-  (counts.address as number) < limits.perAddress && (counts.site as number) < limits.perSite;
+/** Which limit sendLimitCounts' row has reached, if any: the address's before the site's. */
+export const sendLimitReached = (counts: Row, limits: SendLimits): MailQueueOutcome | undefined =>
+  (counts.address as number) >= limits.perAddress ? 'addressLimit' : (counts.site as number) >= limits.perSite ? 'siteLimit' : undefined;
 
 // The mail outbox.
 

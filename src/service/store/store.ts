@@ -19,6 +19,7 @@ import type {
   LimitDecision,
   MailOutcome,
   MailRecord,
+  MailQueueOutcome,
   MailRequestRecord,
   MemberTokenPurpose,
   MemberTokenRecord,
@@ -261,11 +262,12 @@ export interface Store {
   signUpMember(signUp: SignUpRecord): Promise<{ memberId: number; session?: SessionRecord }>;
   /**
    * Queues a mail someone asked for (a reset link, a code), with the token it carries, in one
-   * transaction, unless the send limits are reached: then it writes nothing and answers false.
+   * transaction, unless the send limits are reached: then it writes nothing and answers which
+   * limit held it back (the address's is checked first).
    * A new token with a code takes the code off the member's unused tokens of the same purpose
    * (only the newest code works, so its tries are the only ones); their links still work.
    */
-  queueRequestedMail(request: MailRequestRecord): Promise<boolean>;
+  queueRequestedMail(request: MailRequestRecord): Promise<MailQueueOutcome>;
   /** The token whose link hash this is, used or not. */
   findMemberToken(tokenHash: string): Promise<MemberTokenRecord | undefined>;
   /** The member's newest unused token of the purpose that carries a code (expired or not). */

@@ -15,7 +15,9 @@ export function modalHost(session: Session, functions: Functions, config: () => 
     login: functions.login,
     register: functions.register,
     logout: functions.logout,
-    session: async (path, body) => session._signIn(await session._request<SessionResponse>('POST', path, null, stringify(body)), false),
+    // With the member's token when one is held: a sign-up's link followed in the browser it signed
+    // in keeps the password chosen there (the service takes it away for anyone else).
+    session: async (path, body) => session._signIn(await session._request<SessionResponse>('POST', path, session._token, stringify(body)), false),
     call: <T>(method: string, path: string, body?: unknown) =>
       session._call<T>(method, path, body === undefined ? undefined : stringify(body)),
     async converted(detail) {

@@ -18,10 +18,11 @@ export { run, svc };
 
 export const SUBDOMAIN = 'shop';
 /**
- * Every browser in the suite signs up from 127.0.0.1, many members a file: more than the default
- * limit per client address allows (test/security/signup-limits.test.ts proves that limit).
+ * Every browser in the suite signs up, signs in and asks for mail from 127.0.0.1, many members a
+ * file: more than the default limits per client address allow (test/security/signup-limits.test.ts
+ * and test/security/client-limits.test.ts prove those limits).
  */
-const SUITE_SIGNUPS = '1000/1m';
+const SUITE_PER_ADDRESS = '1000/1m';
 
 export interface RunningService {
   /** `http://127.0.0.1:<port>` */
@@ -57,7 +58,7 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), options.tempPrefix ?? 'svc-browser-'));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_SIGNUPS };
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS };
   const log: string[] = [];
   let child: ChildProcess | undefined;
   const killOnExit = () => child?.kill('SIGKILL');
@@ -111,7 +112,7 @@ export interface DemoService extends Omit<RunningService, 'withStore'> {
 export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoService> {
   const dir = mkdtempSync(join(tmpdir(), tempPrefix));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_SIGNUPS };
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS };
   const log: string[] = [];
   const serve = svc(['serve', '--demo', '--db', db], env);
   const killOnExit = () => serve.kill('SIGKILL');

@@ -174,7 +174,7 @@ test('"E-mail me a code": the code field, a wrong code said in words, then the r
   const wrong = code === '000000' ? '111111' : '000000';
   fill(field, wrong);
   screen.button('Log in').click();
-  await waitFor(() => expect(screen.alert()).toBe('The code is wrong. Check it and try again.'));
+  await waitFor(() => expect(screen.alert()).toBe('This code does not work. Check it, or ask for a new one.'));
   expect(h.service.getMemberInfo().isLoggedIn).toBe(false);
 
   const events = recordEvents();
@@ -309,7 +309,7 @@ test('an e-mail change waits for the code mailed to the new address; then the ac
   const code = codeIn(await lastMail(h, email));
   fill(screen.control('code'), code === '000000' ? '111111' : '000000');
   screen.button('Save').click();
-  await waitFor(() => expect(screen.alert()).toBe('The code is wrong. Check it and try again.'));
+  await waitFor(() => expect(screen.alert()).toBe('This code does not work. Check it, or ask for a new one.'));
 
   const events = recordEvents();
   fill(screen.control('code'), code);
@@ -387,7 +387,7 @@ test('a German site: the log-in screen, the code screen and the errors in German
   const code = codeIn(await lastMail(h, ADA.email));
   fill(screen.control('code'), code === '000000' ? '111111' : '000000');
   screen.button('Anmelden').click();
-  await waitFor(() => expect(screen.alert()).toBe('Der Code ist falsch. Prüfen Sie ihn und versuchen Sie es erneut.'));
+  await waitFor(() => expect(screen.alert()).toBe('Dieser Code funktioniert nicht. Prüfen Sie ihn oder fordern Sie einen neuen an.'));
   screen.button('Neuen Code senden').click();
   await waitFor(() => expect(screen.root.querySelector('.actions [role="status"]')!.textContent).toBe('Gesendet.'));
 });

@@ -51,7 +51,8 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       t.requireSite(mail.siteId);
       if (token && !members.byId.has(token.memberId)) throw new MissingReferenceError('memberId', `memberId ${token.memberId} does not exist`);
       const sent = outbox.count(mail.siteId, limits.kinds, limits.since, mail.to);
-      if (sent.address >= limits.perAddress || sent.site >= limits.perSite) return false;
+      if (sent.address >= limits.perAddress) return 'addressLimit';
+      if (sent.site >= limits.perSite) return 'siteLimit';
       if (token) {
         if (token.codeHash !== undefined) {
           // Only the newest code works, so its tries are the only ones; older links still do (they cannot be guessed).
@@ -62,7 +63,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
         tokens.insert((id) => ({ ...copy(token), id, attempts: 0 }));
       }
       outbox.queue([mail]);
-      return true;
+      return 'queued';
     },
 
     async findMemberToken(tokenHash) {

@@ -9,9 +9,9 @@
  * Nothing here works outside the database (the hashes come computed), so a retried
  * transaction does nothing twice.
  */
-import type { MailRequestRecord, NewMemberToken, RedeemOutcome, SignUpRecord, TokenEffects } from '../records';
+import type { MailQueueOutcome, MailRequestRecord, NewMemberToken, RedeemOutcome, SignUpRecord, TokenEffects } from '../records';
 import { memberFrom } from '../sql-rows';
-import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, underSendLimits } from '../sql-members';
+import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, sendLimitReached } from '../sql-members';
 import type { TokenMethods } from '../store';
 import { postgresEventWriter, postgresMemberPatcher, postgresMemberWriter, postgresSessionWriter } from './accounts';
 import { type PostgresConnection, type Sql, storeError } from './connection';
@@ -29,15 +29,16 @@ async function signUp(tx: Sql, record: SignUpRecord): Promise<Awaited<ReturnType
   return { memberId, session: await postgresSessionWriter(tx, { ...record.session, ...mine }) };
 }
 
-async function queueRequested(tx: Sql, { mail, token, limits }: MailRequestRecord): Promise<boolean> {
+async function queueRequested(tx: Sql, { mail, token, limits }: MailRequestRecord): Promise<MailQueueOutcome> {
   const { text, values } = sendLimitCounts(mail, limits);
-  if (!underSendLimits((await tx.first(text, ...values))!, limits)) return false;
+  const reached = sendLimitReached((await tx.first(text, ...values))!, limits);
+  if (reached) return reached;
   if (token) {
     if (token.codeHash !== undefined) await tx.run(TOKENS.uncode, token.memberId, token.purpose);
     await insertToken(tx, token);
   }
   await postgresMailWriter(tx, [mail]);
-  return true;
+  return 'queued';
 }
 
 async function redeem(tx: Sql, id: number, at: number, effects: TokenEffects): Promise<RedeemOutcome> {

@@ -8,8 +8,8 @@ import { sqliteEventWriter, sqliteMemberPatcher, sqliteMemberWriter, sqliteSessi
 import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
 import { memberFrom } from '../sql-rows';
-import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, underSendLimits } from '../sql-members';
-import type { NewMemberToken, RedeemOutcome } from '../records';
+import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, sendLimitReached } from '../sql-members';
+import type { MailQueueOutcome, NewMemberToken, RedeemOutcome } from '../records';
 import type { TokenMethods } from '../store';
 
 export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
@@ -32,16 +32,17 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     return { memberId, ...(signUp.session && { session: insertSession({ ...signUp.session, ...mine }) }) };
   });
 
-  const request = db.transaction(({ mail, token, limits }: Parameters<TokenMethods['queueRequestedMail']>[0]): boolean => {
+  const request = db.transaction(({ mail, token, limits }: Parameters<TokenMethods['queueRequestedMail']>[0]): MailQueueOutcome => {
     const { text, values } = sendLimitCounts(mail, limits);
-    if (!underSendLimits(first(text, ...values)!, limits)) return false;
+    const reached = sendLimitReached(first(text, ...values)!, limits);
+    if (reached) return reached;
     if (token) {
       // Only the newest code works, so its tries are the only ones; older links still do (they cannot be guessed).
       if (token.codeHash !== undefined) sql(TOKENS.uncode).run(token.memberId, token.purpose);
       insertToken(token);
     }
     queueMails([mail]);
-    return true;
+    return 'queued';
   });
 
   const redeem = db.transaction((id: number, at: number, effects: Parameters<TokenMethods['redeemMemberToken']>[2]): RedeemOutcome => {

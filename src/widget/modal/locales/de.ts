@@ -94,7 +94,7 @@ export const de: Messages = {
     tokenInvalid: 'Dieser Link ist unvollständig. Fordern Sie einen neuen an.',
     tokenUsed: 'Dieser Link wurde schon verwendet. Fordern Sie einen neuen an.',
     tokenExpired: 'Dieser Link ist abgelaufen. Fordern Sie einen neuen an.',
-    invalidCode: 'Der Code ist falsch. Prüfen Sie ihn und versuchen Sie es erneut.',
+    invalidCode: 'Dieser Code funktioniert nicht. Prüfen Sie ihn oder fordern Sie einen neuen an.',
     codeExpired: 'Dieser Code gilt nicht mehr. Fordern Sie einen neuen an.',
     emailNotConfirmed: 'Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse.',
     paymentDeclined: 'Die Karte wurde abgelehnt. Bitte versuchen Sie eine andere Karte.',

@@ -94,7 +94,7 @@ export const en: Messages = {
     tokenInvalid: 'This link is incomplete. Ask for a new one.',
     tokenUsed: 'This link was used already. Ask for a new one.',
     tokenExpired: 'This link has expired. Ask for a new one.',
-    invalidCode: 'The code is wrong. Check it and try again.',
+    invalidCode: 'This code does not work. Check it, or ask for a new one.',
     codeExpired: 'This code is no longer valid. Ask for a new one.',
     emailNotConfirmed: 'Confirm your e-mail address first.',
     paymentDeclined: 'The card was declined. Try another card.',

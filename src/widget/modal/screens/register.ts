@@ -36,10 +36,12 @@ export function registerScreen(next?: Screen, plan?: string): Screen {
           if (value !== undefined) customFields[field.id] = value;
         }
         const email = valueOf(f, 'email');
+        const password = valueOf(f, 'password');
         // A site that wants the address confirmed first mails a code: that screen, then `next`.
+        // The password goes with the code, so the service knows the one who chose it is confirming.
         await ctx.host
-          .register({ email, password: valueOf(f, 'password'), firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields })
-          .then(() => proceed(ctx, next), confirmFirst(ctx, email, next));
+          .register({ email, password, firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields })
+          .then(() => proceed(ctx, next), confirmFirst(ctx, email, next, password));
       },
     );
     render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, screenButton(ctx, t.logIn, () => ctx.screens.login(next))));
