@@ -1,6 +1,6 @@
 /** `npm start` (`svc serve --demo`) as a user runs it: a real process, a real port, the demo key on stdout; plain `svc serve` creates nothing. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, expect, test } from 'vitest';
+import { listOutboxFiles } from '../../src/service/mail/outbox-files';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
@@ -205,7 +206,9 @@ test('without SVC_SMTP_URL serve writes queued mail to the outbox beside the dat
     // The demo's own notices (memberships ending within the week) are there too: find ours.
     const outbox = join(dir, 'outbox');
     const mail = await until(async () => {
-      for (const file of existsSync(outbox) ? readdirSync(outbox) : []) {
+      // The outbox's own listing: .eml files only. The .tmp file a mail is written to before its
+      // rename is not one, and reading it while it is renamed failed this test now and then (ENOENT).
+      for (const file of await listOutboxFiles(outbox)) {
         const parsed = await simpleParser(readFileSync(join(outbox, file)));
         if (parsed.subject === 'Your sign-in code') return parsed;
       }
