@@ -159,6 +159,52 @@ test('every problem of a file at once, in file order, each `FILE:LINE: path: mes
   expect(lines[2]).toMatch(/^ {2}acme\.yaml:3: site\.locale: /);
 });
 
+// Issue 27: zod skipped a plan's cross-field rules once any of its fields was wrong, so the
+// exclusive trial and sign-up fee (spec 2.2) was named only after the price was mended.
+test('a plan\'s cross-field rules are named beside its other problems in one reading, each with its line', () => {
+  const text = [
+    ...SITE.trimEnd().split('\n'), //             1-3
+    'plans:', //                                  4
+    '  - key: gold', //                           5
+    '    name: Gold', //                          6
+    '    type: subscription', //                  7
+    '    billing:', //                            8
+    '      price: -5', //                         9
+    '      currency: usd', //                     10
+    '      interval: { count: 1, unit: year }', // 11
+    '      trialPeriodDays: 14', //               12
+    '      signupFee: 5', //                      13
+    '      taxDescription: VAT', //               14
+    '      billingDate: { day: 31, month: 2 }', // 15
+    '  - key: course', //                         16
+    '    name: Course', //                        17
+    '    type: multiPayment', //                  18
+    '    billing: { price: "ten", currency: usd, interval: { count: 1, unit: month }, paymentCountRequired: 3, trialPeriodDays: 7, signupFee: 1 }', // 19
+    '',
+  ].join('\n');
+  expect(problemsOf(text).map((p) => [p.line, p.path, p.message])).toEqual([
+    [9, 'plans[0].billing.price', expect.stringMatching(/>=0/)],
+    [13, 'plans[0].billing.signupFee', 'cannot be combined with trialPeriodDays'],
+    [14, 'plans[0].billing.taxDescription', 'is allowed only together with taxPercentage'],
+    [15, 'plans[0].billing.billingDate.day', 'month 2 has no day 31'],
+    [19, 'plans[1].billing.price', expect.stringMatching(/number/)],
+    [19, 'plans[1].billing.signupFee', 'cannot be combined with trialPeriodDays'],
+  ]);
+});
+
+test('an option value used twice is named beside the field\'s other problems', () => {
+  const text = `${SITE}signupFields:\n  - key: role\n    label: Role\n    type: select\n    options:\n      - { label: 7, value: a }\n      - { label: A again, value: a }\n`;
+  expect(problemsOf(text).map((p) => [p.line, p.path])).toEqual([
+    [9, 'signupFields[0].options[0].label'],
+    [10, 'signupFields[0].options[1].value'],
+  ]);
+});
+
+test('a cross-field rule waits for the fields it reads: a wrong interval is named, not a billing date it cannot judge', () => {
+  const text = `${SITE}plans:\n  - { key: p, name: P, type: subscription, billing: { price: 5, currency: usd, interval: monthly, billingDate: { day: 31 } } }\n`;
+  expect(problemsOf(text).map((p) => p.path)).toEqual(['plans[0].billing.interval']);
+});
+
 describe('JSON files', () => {
   test('a .json name reads as JSON; anything else as YAML', () => {
     expect(formatOf('site.json')).toBe('json');

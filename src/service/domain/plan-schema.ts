@@ -37,6 +37,21 @@ const recurring = {
 
 type Ctx = z.core.$RefinementCtx;
 
+/**
+ * Zod skips an object's refinements once any of its fields is wrong, so a plan with a bad price
+ * and a trial beside a sign-up fee was said to have the price wrong, and the trial only after the
+ * price was mended. A cross-field rule here runs whenever the fields it reads are right
+ * themselves, so one apply names every problem (issue 27).
+ */
+const whenRight = (...fields: string[]): z.core.$ZodCustomParams => ({
+  when: (payload) =>
+    typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value)
+    && !payload.issues.some((issue) => issue.path === undefined || issue.path.length === 0 ? issue.code === 'invalid_type' : fields.includes(String(issue.path[0]))),
+});
+const TAX_FIELDS = ['taxPercentage', 'taxDescription'];
+const TRIAL_OR_FEE_FIELDS = ['trialPeriodDays', 'signupFee'];
+const BILLING_DATE_FIELDS = ['interval', 'billingDate'];
+
 function taxRule(b: { taxPercentage?: number; taxDescription?: string }, ctx: Ctx) {
   if (b.taxDescription !== undefined && b.taxPercentage === undefined) {
     ctx.addIssue({ code: 'custom', path: ['taxDescription'], message: 'is allowed only together with taxPercentage' });
@@ -93,13 +108,11 @@ interface SchemaOptions<Extra extends z.core.$ZodShape> {
 
 function planSchemaWith<Extra extends z.core.$ZodShape>(options: SchemaOptions<Extra>) {
   const { currency } = options;
-  const oneTimeBilling = z.strictObject({ price: money, currency, ...tax }).superRefine(taxRule);
+  const oneTimeBilling = z.strictObject({ price: money, currency, ...tax }).superRefine(taxRule, whenRight(...TAX_FIELDS));
   const multiPaymentBilling = z
     .strictObject({ price: money, currency, ...tax, ...recurring, paymentCountRequired: z.number().int().min(2).max(1000) })
-    .superRefine((b, ctx) => {
-      taxRule(b, ctx);
-      trialOrFeeRule(b, ctx);
-    });
+    .superRefine(taxRule, whenRight(...TAX_FIELDS))
+    .superRefine(trialOrFeeRule, whenRight(...TRIAL_OR_FEE_FIELDS));
   const subscriptionBilling = z
     .strictObject({
       price: money,
@@ -108,11 +121,9 @@ function planSchemaWith<Extra extends z.core.$ZodShape>(options: SchemaOptions<E
       ...recurring,
       billingDate: z.strictObject({ day: z.number().int().min(1).max(31), month: z.number().int().min(1).max(12).optional() }).optional(),
     })
-    .superRefine((b, ctx) => {
-      taxRule(b, ctx);
-      trialOrFeeRule(b, ctx);
-      billingDateRule(b, ctx);
-    });
+    .superRefine(taxRule, whenRight(...TAX_FIELDS))
+    .superRefine(trialOrFeeRule, whenRight(...TRIAL_OR_FEE_FIELDS))
+    .superRefine(billingDateRule, whenRight(...BILLING_DATE_FIELDS));
   const common = {
     ...options.extra,
     name: oneLineText(200),

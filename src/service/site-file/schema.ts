@@ -79,13 +79,19 @@ const options = z
   .array(optionSchema)
   .min(1)
   .max(100)
-  .superRefine((list, ctx) => {
-    const seen = new Set<string>();
-    list.forEach((option, i) => {
-      if (seen.has(option.value)) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `the value ${JSON.stringify(option.value)} is used twice` });
-      seen.add(option.value);
-    });
-  });
+  .superRefine(
+    (list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((option, i) => {
+        // Said beside the options' other problems (issue 27): an option that is no object is one of them.
+        const value: unknown = (option as { value?: unknown } | null)?.value;
+        if (typeof value !== 'string') return;
+        if (seen.has(value)) ctx.addIssue({ code: 'custom', path: [i, 'value'], message: `the value ${JSON.stringify(value)} is used twice` });
+        seen.add(value);
+      });
+    },
+    { when: (payload) => Array.isArray(payload.value) },
+  );
 const fieldCommon = { key: ownerKey, label: fieldLabel, required: z.boolean().default(false) };
 const [text, textarea, select, multipleSelect, checkbox] = SIGNUP_FIELD_TYPES;
 
