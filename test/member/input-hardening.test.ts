@@ -108,6 +108,25 @@ forEachStore((fresh) => {
     expect((await jsonOf<MemberInfo>(await ctx.authed(token, ME), 200)).email).toBe(ADA.email);
   });
 
+  // Issue 27: names that show one thing and say another.
+  const INVISIBLES = ['\u202E', '\u202A', '\u2066', '\u2069', '\u200E', '\u200F', '\u061C', '\u200B', '\u2060', '\uFEFF', '\u00AD', '\u180E'];
+
+  test('a name with an invisible character (a bidi override, a zero-width space) is refused at sign-up and in PATCH /me; ZWNJ and ZWJ stay', async () => {
+    const ctx = await fresh();
+    const before = await memberCount(ctx);
+    for (const bad of INVISIBLES) {
+      await expectRefused(await ctx.signUp(validSignUp(ctx.demo, { firstName: `Ada${bad}nimda` })), ['firstName'], /invisible/);
+      await expectRefused(await ctx.signUp(validSignUp(ctx.demo, { lastName: `Love${bad}lace` })), ['lastName'], /invisible/);
+    }
+    expect(await memberCount(ctx)).toBe(before);
+    const { token } = await ctx.session(ADA);
+    for (const bad of INVISIBLES) await expectRefused(await ctx.authed(token, ME, { method: 'PATCH', json: { firstName: `A${bad}da` } }), ['firstName'], /invisible/);
+    expect((await jsonOf<MemberInfo>(await ctx.authed(token, ME), 200)).firstName).toBe('Ada');
+    // A Persian name with ZWNJ, and an emoji family with ZWJ, are names.
+    const named = await jsonOf<MemberInfo>(await ctx.authed(token, ME, { method: 'PATCH', json: { firstName: 'مهر\u200Cناز', lastName: '👨\u200D👩\u200D👧' } }), 200);
+    expect([named.firstName, named.lastName]).toEqual(['مهر\u200Cناز', '👨\u200D👩\u200D👧']);
+  });
+
   test('PATCH /me refuses control characters in names and text fields, keeps textarea line breaks, and changes nothing on a 400', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(ADA);

@@ -200,6 +200,14 @@ test('an option value used twice is named beside the field\'s other problems', (
   ]);
 });
 
+test('a site\'s name or sender name with an invisible character (a bidi override, a zero-width space) is refused', () => {
+  const text = 'site:\n  subdomain: acme\n  name: "Acme\\u202Eevil"\n  mail:\n    fromName: "Ac\\u200Bme"\n';
+  expect(problemsOf(text).map((p) => [p.line, p.path, p.message])).toEqual([
+    [3, 'site.name', expect.stringMatching(/invisible/)],
+    [5, 'site.mail.fromName', expect.stringMatching(/invisible/)],
+  ]);
+});
+
 test('a cross-field rule waits for the fields it reads: a wrong interval is named, not a billing date it cannot judge', () => {
   const text = `${SITE}plans:\n  - { key: p, name: P, type: subscription, billing: { price: 5, currency: usd, interval: monthly, billingDate: { day: 31 } } }\n`;
   expect(problemsOf(text).map((p) => p.path)).toEqual(['plans[0].billing.interval']);

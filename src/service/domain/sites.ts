@@ -6,7 +6,7 @@ import type { SiteRecord } from '../store/records';
 import type { Clock } from './clock';
 import { WIDGET_LOCALES } from '../../contract/member';
 import { isoCurrency } from './currency';
-import { oneLineText } from './text-schema';
+import { nameText } from './text-schema';
 import { httpAddress, parseOrThrow } from './validation';
 
 const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -30,7 +30,7 @@ export const localeSchema = z
 
 export const siteInputSchema = z.strictObject({
   subdomain: subdomainSchema,
-  name: oneLineText(200).optional(),
+  name: nameText(200).optional(),
   domain: domainSchema.optional(),
   currency: isoCurrency.default('usd'),
   locale: localeSchema.default('en'),

@@ -7,7 +7,7 @@
  * carries the same rule as a `pattern`, so an editor flags what `svc sites apply` refuses.
  */
 import { z } from 'zod';
-import { EMAIL_ADDRESS, EMAIL_MAX, emailAddress, hasLoneSurrogate, TEXT_RULE } from './validation';
+import { EMAIL_ADDRESS, EMAIL_MAX, emailAddress, hasLoneSurrogate, INVISIBLE, INVISIBLE_MESSAGE, TEXT_RULE } from './validation';
 
 export interface TextOptions {
   /** Most characters (after trimming, when trimmed). */
@@ -39,6 +39,9 @@ export function textSchema({ max, min = 1, multiline = false, trim = !multiline 
 
 /** Text shown on one line (a site's name, a plan's, a label), trimmed: no control character, CR and LF included. */
 export const oneLineText = (max: number): z.ZodString => textSchema({ max });
+
+/** A name (a site's): one-line text with no invisible character either (nameProblem). */
+export const nameText = (max: number): z.ZodString => oneLineText(max).refine((text) => !INVISIBLE.test(text), INVISIBLE_MESSAGE);
 
 /** Rich text an owner writes (descriptions): tab, LF and CRLF kept, no other control character. */
 export const multiLineText = (max: number, min = 1): z.ZodString => textSchema({ max, min, multiline: true });

@@ -33,6 +33,25 @@ export const TEXT_RULE = {
   loneSurrogate: 'must be valid Unicode text (it holds a lone surrogate)',
 } as const;
 
+/**
+ * Characters that show nothing yet change what a name seems to say (issue 27): bidi overrides
+ * and isolates (U+202A–U+202E, U+2066–U+2069) and marks (U+200E, U+200F, U+061C) that reorder
+ * the text around them ("Ada\u202Enimda" shows as "Adaadmin"), and the invisible spaces, joiners
+ * and hyphen (U+200B, U+2060–U+2064, U+FEFF, U+180E, U+00AD) that make two names look alike.
+ * ZWNJ and ZWJ (U+200C, U+200D) are letters' business in Persian and Indic names and in emoji, and
+ * stay.
+ */
+export const INVISIBLE = /[\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
+export const INVISIBLE_MESSAGE = 'must not contain invisible characters (zero-width spaces, bidi overrides)';
+
+/**
+ * Why `text` is not acceptable as a name (a member's first or last name, a site's name), or
+ * undefined: one-line text (textProblem) with no invisible character.
+ */
+export function nameProblem(text: string): string | undefined {
+  return textProblem(text) ?? (INVISIBLE.test(text) ? INVISIBLE_MESSAGE : undefined);
+}
+
 /** Whether `text` holds half of a surrogate pair on its own. */
 export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
 

@@ -6,7 +6,7 @@ import type { SignupFieldValue } from '../../contract/member';
 import type { ErrorItem } from '../http/http-error';
 import type { SignupFieldRecord, SignupValueRecord } from '../store/records';
 import type { MemberApiErrorCode } from '../../contract/member';
-import { emailAddress, isJsonObject, textProblem } from '../domain/validation';
+import { emailAddress, isJsonObject, nameProblem, textProblem } from '../domain/validation';
 import { MemberError } from './errors';
 
 export interface ValidSignUp {
@@ -56,7 +56,7 @@ export function checkName(value: unknown, key: 'firstName' | 'lastName', problem
   if (typeof value !== 'string') return void bad(problems, key, 'Must be text');
   const trimmed = value.trim();
   if (trimmed.length > NAME_MAX) return void bad(problems, key, `At most ${NAME_MAX} characters`);
-  const unfit = textProblem(value);
+  const unfit = nameProblem(value);
   if (unfit) return void bad(problems, key, `A name ${unfit}`);
   return trimmed;
 }

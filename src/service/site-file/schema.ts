@@ -13,7 +13,7 @@ import { SIGNUP_FIELD_TYPES, THEME_COLOUR, THEME_FONT, THEME_FONT_MAX } from '..
 import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
 import { domainSchema, localeSchema, subdomainSchema } from '../domain/sites';
-import { emailSchema, multiLineText, oneLineText, textSchema } from '../domain/text-schema';
+import { emailSchema, multiLineText, nameText, oneLineText, textSchema } from '../domain/text-schema';
 
 const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
 
@@ -38,7 +38,7 @@ const themeSchema = z.strictObject({
 
 const noticeSwitch = (what: string) => described(z.boolean(), `${what}; default on.`).optional();
 const mailSettings = z.strictObject({
-  fromName: described(oneLineText(100), 'The sender\'s name members see; default the site\'s name.').optional(),
+  fromName: described(nameText(100), 'The sender\'s name members see; default the site\'s name.').optional(),
   replyTo: described(emailSchema, 'Where members\' answers go: one plain address.').optional(),
   requireConfirmedEmail: described(
     z.boolean(),
@@ -57,7 +57,7 @@ const mailSettings = z.strictObject({
 
 const siteSettings = z.strictObject({
   subdomain: described(subdomainSchema, 'The site\'s name in the service: the widget\'s `data-site`. Picks the site the file describes; it never changes.'),
-  name: described(oneLineText(200), 'The site\'s name, shown to members.'),
+  name: described(nameText(200), 'The site\'s name, shown to members.'),
   domain: described(domainSchema, 'Where the site is; default `<subdomain>.localhost`.').optional(),
   currency: described(isoCurrency, 'ISO 4217 code, the currency of plans that name none.').default('usd'),
   locale: described(localeSchema, 'The language of the widget\'s dialog.').default('en'),
