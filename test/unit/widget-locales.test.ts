@@ -1,7 +1,7 @@
 /** A site's locale must be one the widget's dialog speaks: the service's list is the widget's catalogues. */
 import { expect, test } from 'vitest';
 import { WIDGET_LOCALES } from '../../src/contract/member';
-import { messagesFor } from '../../src/widget/modal/messages';
+import { messagesFor } from '../../src/widget/modal/locales';
 
 test('every locale a site may have has its own catalogue in the widget, and English is the fallback for others', () => {
   const english = messagesFor('en');

@@ -2,7 +2,7 @@
 export { DEFAULT_MAIL_FROM, DEFAULT_SMTP_TIMEOUTS, MailConfigError, readMailConfig } from './mail-config';
 export { formatMailbox } from './mail-address';
 export { MailSendError, toMailSendError } from './mail-error';
-export { createMailTransport } from './transport';
+export { createMailTransport } from './create-transport';
 export { listOutboxFiles, outboxFileName, writeOutboxFile } from './outbox-files';
 export { findLinks } from './links';
 

@@ -1,12 +1,9 @@
 /**
  * A mail transport: what a sender hands a message to. SMTP (SVC_SMTP_URL) or the outbox
  * directory; either way `send` settles with the Message-ID, or rejects with a MailSendError
- * that says whether trying again can help (`permanent`).
+ * that says whether trying again can help (`permanent`). The factory is ./create-transport.
  */
-import type { MailConfig } from './mail-config';
 import type { MailMessage } from './message';
-import { createOutboxTransport } from './outbox-transport';
-import { createSmtpTransport } from './smtp-transport';
 
 export interface MailTransport {
   readonly kind: 'smtp' | 'outbox';
@@ -14,8 +11,4 @@ export interface MailTransport {
   send(message: MailMessage): Promise<{ messageId: string }>;
   /** Ends open connections; sends after it fail. Safe to call twice. */
   close(): Promise<void>;
-}
-
-export function createMailTransport(config: MailConfig): MailTransport {
-  return config.kind === 'smtp' ? createSmtpTransport(config) : createOutboxTransport(config);
 }

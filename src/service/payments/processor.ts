@@ -7,6 +7,9 @@
  * Amounts are in minor units of a lower-case ISO 4217 currency (billing/money.ts).
  */
 import type { EpochMs } from '../store/records';
+import type { CardBrand, DeclineCode } from './card-kinds';
+
+export type { CardBrand, DeclineCode } from './card-kinds';
 
 /** The sign-up form's payment fields, as DESIGN.md names them. `cardExpiry` is MM/YY. */
 export interface CardDetails {
@@ -15,8 +18,6 @@ export interface CardDetails {
   cardCvc: string;
 }
 export type CardField = keyof CardDetails;
-
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'unknown';
 
 /** A stored card. Never its full number or CVC. */
 export interface PaymentMethod {
@@ -79,8 +80,6 @@ export class InvalidCardError extends Error {
     super(issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   }
 }
-
-export type DeclineCode = 'card_declined' | 'insufficient_funds';
 
 /** What the member is told, the same whether the card was refused as it was saved or when charged. */
 export const declineMessage = (code: DeclineCode): string =>

@@ -3,7 +3,7 @@
  * when absent, never `null`. Records carry their `siteId`: every read is scoped by it.
  */
 import type { AfterRegistration, MemberMetadata, SignupFieldOption, SignupFieldType, SignupFieldValue, SiteTheme } from '../../contract/member';
-import type { CardBrand, DeclineCode } from '../payments/processor';
+import type { CardBrand, DeclineCode } from '../payments/card-kinds';
 import type {
   ContentNodeType,
   MemberEventType,

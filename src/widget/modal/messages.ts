@@ -1,5 +1,3 @@
-import { de } from './locales/de';
-import { en } from './locales/en';
 
 /**
  * The modal's words, by the site's locale (GET /config): English, and German as the second
@@ -115,11 +113,4 @@ export interface Messages {
     | 'tokenInvalid' | 'tokenUsed' | 'tokenExpired' | 'invalidCode' | 'codeExpired' | 'emailNotConfirmed',
     string
   >>;
-}
-
-/** Every catalogue, by locale: what a test or a tool reads (a bundle imports its own only). */
-const CATALOGUES: Record<string, Messages> = { en, de };
-
-export function messagesFor(locale: string): Messages {
-  return Object.hasOwn(CATALOGUES, locale) ? CATALOGUES[locale]! : en;
 }

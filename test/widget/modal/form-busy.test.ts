@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /** A form submits once at a time, and says it is busy while it does (issue 14). */
 import { expect, test } from 'vitest';
-import { messagesFor } from '../../../src/widget/modal/messages';
+import { messagesFor } from '../../../src/widget/modal/locales';
 import type { ScreenContext } from '../../../src/widget/modal/screen';
 import { actionForm } from '../../../src/widget/modal/screens/form';
 

@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import type { PlanOffer } from '../../../src/contract/member';
 import { brandName, terms } from '../../../src/widget/modal/format';
-import { messagesFor } from '../../../src/widget/modal/messages';
+import { messagesFor } from '../../../src/widget/modal/locales';
 
 const offer = (taxPercentage: number): PlanOffer => ({
   id: 1,

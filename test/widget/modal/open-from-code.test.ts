@@ -7,7 +7,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
-import { messagesFor } from '../../../src/widget/modal/messages';
+import { messagesFor } from '../../../src/widget/modal/locales';
 import { ADA, recordEvents, settle } from '../support';
 import { catchNavigation } from './plan-support';
 import { hosts, silenceWarnings, startAt, waitForScreen } from './support';

@@ -6,7 +6,7 @@
 import { waitFor, within } from '@testing-library/dom';
 import { afterEach, expect, vi } from 'vitest';
 import { modalEntryKey, modalSuffix } from '../../../src/widget/modal/host';
-import { messagesFor } from '../../../src/widget/modal/messages';
+import { messagesFor } from '../../../src/widget/modal/locales';
 import { modalEntry } from '../../../src/widget/modal/open';
 import { WIDGET_LOCALES } from '../../../src/contract/member';
 import type { SitePatch } from '../../../src/service/store/records';
