@@ -34,7 +34,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { MAIL_EVERY_MS } from '../../src/cli/commands/serve';
 import type { MemberInfo } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
-import { createMailTransport, formatMailbox, readMailConfig, type MailTransport } from '../../src/service/mail';
+import { createMailTransport, readMailConfig, type MailTransport } from '../../src/service/mail';
 import { sendQueuedMail, type MailSendDeps } from '../../src/service/mail/send-queued';
 import type { MailRecord } from '../../src/service/store/records';
 import { openSqliteStore } from '../../src/service/store/sqlite';
@@ -120,7 +120,7 @@ if (!skipBrowserTests) {
     const store = openSqliteStore(suite.service.db);
     const config = readMailConfig({ SVC_SMTP_URL: SMTP_URL }, suite.service.db);
     const transport = createMailTransport(config);
-    const deps: MailSendDeps = { store, transport, clock: systemClock, fromAddress: formatMailbox(config.from), report: (m) => senderReports.push(m) };
+    const deps: MailSendDeps = { store, transport, clock: systemClock, from: config.from, report: (m) => senderReports.push(m) };
     sender = { store, transport, deps };
   });
   afterAll(async () => {

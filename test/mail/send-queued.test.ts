@@ -4,7 +4,13 @@
  * off; a permanent one, or the eighth temporary one, is given up and reported (never silently);
  * two senders side by side send each mail once; the site's name goes beside the service's address.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { listOutboxFiles } from '../../src/service/mail/outbox-files';
+import { createOutboxTransport } from '../../src/service/mail/outbox-transport';
 import { fromMailbox, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, mailRetryDelay, sendQueuedMail, type MailSendDeps } from '../../src/service/mail/send-queued';
 import { createMemoryStore } from '../../src/service/store/memory';
 import type { NewMail } from '../../src/service/store/records';
@@ -24,7 +30,7 @@ const fail = (message: string, permanent: boolean) => Object.assign(new Error(me
 const deps = (): MailSendDeps => ({
   store,
   clock: () => now,
-  fromAddress: 'no-reply@mail.example',
+  from: { address: 'no-reply@mail.example' },
   report: (message) => reports.push(message),
   transport: {
     async send(message) {
@@ -112,8 +118,29 @@ test('a sender that dies mid-send: its mail is sent by the next pass once the le
 });
 
 test('fromMailbox: the address alone without a name; the site\'s name beside the address, quotes kept, line breaks made spaces', () => {
-  expect(fromMailbox('no-reply@mail.example', undefined)).toBe('no-reply@mail.example');
-  expect(fromMailbox('Service <no-reply@mail.example>', 'Shop')).toEqual({ name: 'Shop', address: 'no-reply@mail.example' });
-  expect(fromMailbox('no-reply@mail.example', 'The "Ledger", Café')).toEqual({ name: 'The "Ledger", Café', address: 'no-reply@mail.example' });
-  expect(fromMailbox('no-reply@mail.example', 'Evil\r\nBcc: x@y')).toEqual({ name: 'Evil Bcc: x@y', address: 'no-reply@mail.example' });
+  const service = { address: 'no-reply@mail.example' };
+  expect(fromMailbox(service, undefined)).toEqual(service);
+  expect(fromMailbox({ name: 'Service', address: 'no-reply@mail.example' }, 'Shop')).toEqual({ name: 'Shop', address: 'no-reply@mail.example' });
+  expect(fromMailbox(service, 'The "Ledger", Café')).toEqual({ name: 'The "Ledger", Café', address: 'no-reply@mail.example' });
+  expect(fromMailbox(service, 'Evil\r\nBcc: x@y')).toEqual({ name: 'Evil Bcc: x@y', address: 'no-reply@mail.example' });
+  // The operator's own name, quotes and backslash and all, goes through as written.
+  const named = { name: 'The "Best" \\ Service', address: 'no-reply@mail.example' };
+  expect(fromMailbox(named, undefined)).toBe(named);
+});
+
+test('the From header a transport writes keeps quotes and a backslash in the operator\'s name and in a site\'s (no header text built and parsed back)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-from-'));
+  try {
+    const transport = createOutboxTransport({ kind: 'outbox', dir, source: 'process', from: { address: 'no-reply@mail.example' } });
+    const operator = { name: 'The "Best" \\ Service', address: 'no-reply@mail.example' };
+    await store.queueMail([mail('a@example.com'), mail('b@example.com', { fromName: 'Ledger "The", Café' })]);
+    expect(await sendQueuedMail({ ...deps(), transport, from: operator })).toBe(2);
+    const froms = await Promise.all((await listOutboxFiles(dir)).map(async (file) => (await simpleParser(readFileSync(join(dir, file)))).from?.value[0]));
+    expect(froms.map((f) => [f?.name, f?.address]).sort()).toEqual([
+      ['Ledger "The", Café', 'no-reply@mail.example'],
+      ['The "Best" \\ Service', 'no-reply@mail.example'],
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

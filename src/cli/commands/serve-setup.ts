@@ -13,7 +13,7 @@ import { createPasswordHasher, type PasswordHasher } from '../../service/auth/pa
 import { createServiceApp } from '../../service/app';
 import { runRenewals, type RenewalDeps } from '../../service/billing/renewals';
 import { systemClock } from '../../service/domain/clock';
-import { createMailTransport, formatMailbox, MailConfigError, readMailConfig, type MailConfig } from '../../service/mail';
+import { createMailTransport, MailConfigError, readMailConfig, type MailConfig } from '../../service/mail';
 import { startMailSender } from '../../service/mail/send-queued';
 import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import { runPeriodically } from '../../service/periodic';
@@ -153,7 +153,7 @@ export function startBackground(store: Store, mail: MailConfig, io: Io): { stop(
   const transport = createMailTransport(mail);
   io.err(mail.kind === 'smtp' ? `mail:       through ${mail.serverLabel}` : `mail:       to the outbox ${mail.dir} (read it with: npx svc outbox --follow)`);
   const mailer = startMailSender(
-    { store, transport, clock: systemClock, fromAddress: formatMailbox(mail.from), report: (message) => io.err(`mail: ${message}`) },
+    { store, transport, clock: systemClock, from: mail.from, report: (message) => io.err(`mail: ${message}`) },
     MAIL_EVERY_MS,
   );
   return {

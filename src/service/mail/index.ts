@@ -1,6 +1,5 @@
 /** Mail (issue 15): the settings, the transports a sender hands messages to, and the outbox files. */
 export { DEFAULT_MAIL_FROM, DEFAULT_SMTP_TIMEOUTS, MailConfigError, readMailConfig } from './mail-config';
-export { formatMailbox } from './mail-address';
 export { MailSendError, toMailSendError } from './mail-error';
 export { createMailTransport } from './create-transport';
 export { listOutboxFiles, outboxFileName, writeOutboxFile } from './outbox-files';

@@ -22,8 +22,3 @@ export function parseMailbox(text: string): MailAddress | { problem: string } {
   if (!bare && !written.endsWith(`<${address}>`)) return { problem: 'puts the address outside <…> after a name' };
   return name ? { name, address } : { address };
 }
-
-/** The mailbox as a header writes it: `"Name" <addr@host>` (quotes and backslashes escaped), or the bare address. */
-export function formatMailbox({ name, address }: MailAddress): string {
-  return name ? `"${name.replace(/["\\]/g, '\\$&')}" <${address}>` : address;
-}

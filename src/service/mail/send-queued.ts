@@ -7,7 +7,6 @@
  */
 import type { Clock } from '../domain/clock';
 import { runPeriodically } from '../periodic';
-import { parseMailbox } from './mail-address';
 import type { MailAddress } from './message';
 import type { MailRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -21,8 +20,8 @@ export interface MailSendDeps {
   store: Store;
   transport: MailTransportLike;
   clock: Clock;
-  /** The address mail comes from (SVC_MAIL_FROM); a site's own name is shown with it. */
-  fromAddress: string;
+  /** The mailbox mail comes from (SVC_MAIL_FROM, as read); a site's own name is shown with its address. */
+  from: MailAddress;
   /** Where a given-up mail is reported. */
   report(message: string): void;
 }
@@ -35,25 +34,24 @@ export const MAIL_LEASE_MS = 2 * 60_000;
 export const mailRetryDelay = (attempts: number): number => Math.min(30_000 * 2 ** (attempts - 1), 60 * 60_000);
 
 /**
- * The site's name beside the service's address (SVC_MAIL_FROM), as a mailbox nodemailer writes
- * itself: quoted or encoded as the name needs (quotes, commas, non-ASCII letters all kept), with
- * line breaks made spaces so a name cannot start a header of its own.
+ * The site's name beside the service's address (SVC_MAIL_FROM), or that mailbox as the operator
+ * wrote it when the mail names no site: a mailbox object that nodemailer writes itself, quoted or
+ * encoded as the name needs (quotes, commas, non-ASCII letters all kept), with line breaks made
+ * spaces so a name cannot start a header of its own. Never a header text built here and parsed
+ * back (issue 27).
  */
-export function fromMailbox(fromAddress: string, name: string | undefined): string | MailAddress {
-  if (!name) return fromAddress;
-  const parsed = parseMailbox(fromAddress);
-  const address = 'address' in parsed ? parsed.address : fromAddress;
-  return { name: name.replace(/[\r\n]+/g, ' '), address };
+export function fromMailbox(from: MailAddress, name: string | undefined): MailAddress {
+  return name ? { name: name.replace(/[\r\n]+/g, ' '), address: from.address } : from;
 }
 
 /** One pass: claims up to `batch` due mails and sends them one after another. Answers how many were sent. */
 export async function sendQueuedMail(deps: MailSendDeps, batch = 10): Promise<number> {
-  const { store, transport, clock, fromAddress, report } = deps;
+  const { store, transport, clock, from, report } = deps;
   const mails = await store.claimMail(clock(), batch, MAIL_LEASE_MS);
   let sent = 0;
   for (const mail of mails) {
     try {
-      await transport.send(messageOf(mail, fromAddress));
+      await transport.send(messageOf(mail, from));
       await store.finishMail(mail.id, { sent: clock() });
       sent++;
     } catch (error) {
@@ -70,10 +68,10 @@ export async function sendQueuedMail(deps: MailSendDeps, batch = 10): Promise<nu
   return sent;
 }
 
-function messageOf(mail: MailRecord, fromAddress: string) {
+function messageOf(mail: MailRecord, from: MailAddress) {
   return {
     to: mail.to,
-    from: fromMailbox(fromAddress, mail.fromName),
+    from: fromMailbox(from, mail.fromName),
     subject: mail.subject,
     text: mail.text,
     ...(mail.html !== undefined && { html: mail.html }),
