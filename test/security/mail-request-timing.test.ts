@@ -13,7 +13,7 @@ import { createServiceApp } from '../../src/service/app';
 import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
 import { portableScrypt } from '../../src/service/auth/portable-scrypt';
 import { SEND_WINDOW_MS } from '../../src/service/member/mail-flows';
-import { MAIL_ANSWER_FLOOR_MS } from '../../src/service/member/mail-routes';
+import { MAIL_ANSWER_FLOOR_MS } from '../../src/service/member/mail-requests';
 import { createMemoryStore } from '../../src/service/store/memory';
 
 const SLOW_WRITE_MS = 5;

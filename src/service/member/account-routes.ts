@@ -2,7 +2,7 @@
  * A member changing their own account (issue 5's account screens): PATCH /me (names and custom
  * fields) and PUT /me/password, which asks for the current password, checked under the sign-in
  * throttle, so a stolen session cannot be used to guess it, and signs the member's other sessions
- * out. PUT /me/email, which waits for the new address to confirm, is in ./mail-routes.
+ * out. PUT /me/email, which waits for the new address to confirm, is in ./email-change-routes.
  */
 import type { Context, Hono } from 'hono';
 import type { PasswordHasher } from '../auth/passwords';

@@ -9,10 +9,12 @@ import { billingRoutes } from './billing-routes';
 import { contentRoutes } from './content-routes';
 import { memberContext, type MemberApiOptions, type MemberEnv } from './context';
 import { demoMailboxRoute } from './demo-mailbox';
-import { mailRoutes } from './mail-routes';
+import { emailChangeRoutes } from './email-change-routes';
 import { meRoutes } from './me-routes';
 import { methodsNotAllowed } from './methods';
+import { passwordResetRoutes } from './password-reset-routes';
 import { sessionRoutes } from './session-routes';
+import { signInCodeRoute } from './sign-in-code-route';
 import { signupRoute } from './signup-route';
 import { siteRoutes } from './site-routes';
 import { siteScope } from './site-scope';
@@ -30,7 +32,9 @@ export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   sessionRoutes(app, ctx); //     POST /sessions (password, code, link), DELETE /sessions/current
   meRoutes(app, ctx); //          GET /me, /me/metadata
   accountRoutes(app, ctx); //     PATCH /me, PUT /me/password
-  mailRoutes(app, ctx); //        password reset, sign-in codes, e-mail changes
+  passwordResetRoutes(app, ctx); // POST /password-reset, /password-reset/complete
+  signInCodeRoute(app, ctx); //   POST /sign-in-codes
+  emailChangeRoutes(app, ctx); // PUT /me/email, POST /me/email/confirm, /email-changes
   billingRoutes(app, ctx); //     memberships, invoices, the payment method
   contentRoutes(app, ctx); //     protected content
   if (options.demoMailbox) demoMailboxRoute(app, ctx.store);

@@ -8,7 +8,7 @@ import { readObject } from './body';
 import type { MemberApp, MemberContext } from './context';
 import { MemberError } from './errors';
 import { codeRefused, firstConfirmation, matchCode, refuseBlocked, requestSignInMail, tokenError } from './mail-flows';
-import { findToken } from './mail-routes';
+import { findToken } from './mail-requests';
 import { readCode } from './mail-tokens';
 import { readReturnTo } from './return-to';
 import { authenticate, bearerToken, closeSession, newSession, openSession } from './sessions';
