@@ -4,12 +4,12 @@
  * finding a mailed link's token. The flows: ./password-reset-routes, ./sign-in-code-route,
  * ./email-change-routes; sign-in by code or link is ./session-routes.
  */
-import type { MemberTokenRecord, SiteRecord } from '../store/records';
+import type { MemberTokenRecord, NewMail, NewMemberToken, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { readObject } from './body';
-import type { MemberContext, MemberRequest } from './context';
+import type { MemberApp, MemberContext, MemberRequest } from './context';
 import { MemberError } from './errors';
-import { tokenError } from './mail-flows';
+import { mailSent, queueRequested, tokenError } from './mail-flows';
 import { tokenHashOf } from './mail-tokens';
 import { readReturnTo } from './return-to';
 import { readEmail, type Problems } from './signup';
@@ -35,10 +35,10 @@ export const MAIL_ANSWER_FLOOR_MS = 20;
  * at its end: a timer set at the end for "what is left" fires on the event loop's whole
  * milliseconds, which kept part of the difference in the work.
  */
-export const answerFloor = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, MAIL_ANSWER_FLOOR_MS));
+const answerFloor = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, MAIL_ANSWER_FLOOR_MS));
 
 /** The e-mail and the page to lead back to, from a request for a mail; counted against the client's allowance. */
-export async function readMailRequest(c: MemberRequest, countMail: MemberContext['countMail']): Promise<{ email: string; returnTo: string }> {
+async function readMailRequest(c: MemberRequest, countMail: MemberContext['countMail']): Promise<{ email: string; returnTo: string }> {
   const body = await readObject(c.req.raw);
   const problems: Problems = [];
   const email = readEmail(body.email, problems);
@@ -48,8 +48,33 @@ export async function readMailRequest(c: MemberRequest, countMail: MemberContext
   return { email, returnTo };
 }
 
+/**
+ * POST `path`: a mail someone asks for (a reset link, a code), which only a member's address
+ * gets, answered 202 alike for every address and after the same time (MAIL_ANSWER_FLOOR_MS).
+ * `make` makes the mail and its token; it runs for an unknown address too (as member 0), whose
+ * mail is then dropped: the same work but the store's write.
+ */
+export function mailRequestRoute(
+  app: MemberApp,
+  path: string,
+  ctx: Pick<MemberContext, 'store' | 'clock' | 'countMail'>,
+  make: (site: SiteRecord, member: { id: number; email: string }, returnTo: string, now: number) => { mail: NewMail; token: NewMemberToken },
+): void {
+  app.post(path, async (c) => {
+    const floor = answerFloor();
+    const site = c.get('site');
+    const { email, returnTo } = await readMailRequest(c, ctx.countMail);
+    const member = await mailableMember(ctx.store, site, email);
+    const now = ctx.clock();
+    const { mail, token } = make(site, member ?? { id: 0, email }, returnTo, now);
+    if (member) await queueRequested(ctx.store, site, mail, token, now);
+    await floor;
+    return mailSent(email);
+  });
+}
+
 /** The member an address belongs to, when mail may go to them: not to a blocked one. */
-export async function mailableMember(store: Store, site: SiteRecord, email: string): Promise<{ id: number; email: string } | undefined> {
+async function mailableMember(store: Store, site: SiteRecord, email: string): Promise<{ id: number; email: string } | undefined> {
   const login = await store.findMemberLogin(site.id, email);
   return login && login.status !== 'blocked' ? { id: login.memberId, email } : undefined;
 }

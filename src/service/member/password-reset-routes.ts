@@ -8,8 +8,8 @@ import { siteMail, withSvcopen } from '../domain/site-mail';
 import { readObject } from './body';
 import type { MemberApp, MemberContext } from './context';
 import { MemberError } from './errors';
-import { mailedToken, mailSent, queueRequested, refuseBlocked, tokenError } from './mail-flows';
-import { answerFloor, findToken, mailableMember, readMailRequest } from './mail-requests';
+import { mailedToken, refuseBlocked, tokenError } from './mail-flows';
+import { findToken, mailRequestRoute } from './mail-requests';
 import { tokenHashOf } from './mail-tokens';
 import { newSession } from './sessions';
 import { bad, readPassword, type Problems } from './signup';
@@ -19,19 +19,10 @@ type Deps = Pick<MemberContext, 'store' | 'clock' | 'passwords' | 'throttle' | '
 export function passwordResetRoutes(app: MemberApp, ctx: Deps): void {
   const { store, clock, passwords } = ctx;
 
-  app.post('/sites/:subdomain/password-reset', async (c) => {
-    const floor = answerFloor();
-    const site = c.get('site');
-    const { email, returnTo } = await readMailRequest(c, ctx.countMail);
-    const member = await mailableMember(store, site, email);
-    const now = clock();
-    // Made for an unknown address too (member 0), and dropped: the same work but the write.
-    const t = mailedToken(site, member?.id ?? 0, 'passwordReset', now, PASSWORD_RESET_MS, false);
+  mailRequestRoute(app, '/sites/:subdomain/password-reset', ctx, (site, member, returnTo, now) => {
+    const t = mailedToken(site, member.id, 'passwordReset', now, PASSWORD_RESET_MS, false);
     const link = withSvcopen(returnTo, `/member/reset_password/${t.token}`);
-    const mail = siteMail(site, email, { kind: 'passwordReset', link, minutes: t.minutes }, now);
-    if (member) await queueRequested(store, site, mail, t.record, now);
-    await floor;
-    return mailSent(email);
+    return { token: t.record, mail: siteMail(site, member.email, { kind: 'passwordReset', link, minutes: t.minutes }, now) };
   });
 
   app.post('/sites/:subdomain/password-reset/complete', async (c) => {
