@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { ConflictError } from '../errors';
 import type { TestProcessorCharge } from '../records';
+import type { Value } from '../sql-rows';
 import {
   CARD_COLUMNS,
   CUSTOMER_COLUMNS,
@@ -32,6 +33,13 @@ const conflict = (error: unknown): unknown =>
   uniqueViolation(error) ? new ConflictError('id', `the test processor has that id already: ${error.detail ?? error.message}`) : error;
 
 export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMethods {
+  /** A batch into `table (columns)` in one transaction; a taken id is the store's ConflictError. */
+  const insertBatch = async (table: string, rows: Value[][]): Promise<void> => {
+    if (rows.length === 0) return;
+    await conn.transaction((tx) => insertRows(tx, table, rows)).catch((error: unknown) => {
+      throw conflict(error);
+    });
+  };
   const record = (charge: TestProcessorCharge, keptAfter: number) =>
     conn.transaction(async (tx): Promise<TestProcessorCharge> => {
       if (charge.idempotencyKey !== undefined) {
@@ -44,26 +52,12 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
     });
 
   return {
-    async createTestProcessorCustomers(batch) {
-      if (batch.length === 0) return;
-      await conn
-        .transaction((tx) => insertRows(tx, `test_processor_customers (${CUSTOMER_COLUMNS})`, batch.map(testCustomerValues)))
-        .catch((error: unknown) => {
-          throw conflict(error);
-        });
-    },
+    createTestProcessorCustomers: (batch) => insertBatch(`test_processor_customers (${CUSTOMER_COLUMNS})`, batch.map(testCustomerValues)),
     async getTestProcessorCustomer(id) {
       const row = await conn.first(TEST_PROCESSOR_SQL.customer, id);
       return row && testCustomerFrom(row);
     },
-    async addTestProcessorCards(batch) {
-      if (batch.length === 0) return;
-      await conn
-        .transaction((tx) => insertRows(tx, `test_processor_cards (${CARD_COLUMNS})`, batch.map(testCardValues)))
-        .catch((error: unknown) => {
-          throw conflict(error);
-        });
-    },
+    addTestProcessorCards: (batch) => insertBatch(`test_processor_cards (${CARD_COLUMNS})`, batch.map(testCardValues)),
     listTestProcessorCards: async (customerId) => (await conn.all(TEST_PROCESSOR_SQL.cardsOf, customerId)).map(testCardFrom),
     async recordTestProcessorCharge(charge, keptAfter) {
       for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,7 @@
  * the same idempotency key from another connection or process waits, then finds this one.
  */
 import { ConflictError } from '../errors';
-import { isConstraint, type Row } from '../sql-rows';
+import { isConstraint, type Row, type Value } from '../sql-rows';
 import { TEST_PROCESSOR_SQL, testCardFrom, testCardValues, testChargeFrom, testChargeValues, testCustomerFrom, testCustomerValues } from '../sql-test-processor';
 import type { TestProcessorCard, TestProcessorCharge, TestProcessorCustomer } from '../records';
 import type { TestProcessorMethods } from '../store';
@@ -17,15 +17,16 @@ const conflict = (error: unknown): unknown =>
     : error;
 
 export function sqliteTestProcessor({ db, sql, first }: SqliteConnection): TestProcessorMethods {
-  const insertCustomer = db.prepare(TEST_PROCESSOR_SQL.insertCustomer);
-  const insertCard = db.prepare(TEST_PROCESSOR_SQL.insertCard);
+  /** A batch of rows through one statement, in one transaction. */
+  const batchOf = <T>(text: string, values: (row: T) => Value[]) => {
+    const insert = db.prepare(text);
+    return db.transaction((batch: readonly T[]) => {
+      for (const row of batch) insert.run(values(row));
+    });
+  };
+  const customers = batchOf<TestProcessorCustomer>(TEST_PROCESSOR_SQL.insertCustomer, testCustomerValues);
+  const cards = batchOf<TestProcessorCard>(TEST_PROCESSOR_SQL.insertCard, testCardValues);
   const insertCharge = db.prepare(TEST_PROCESSOR_SQL.insertCharge);
-  const customers = db.transaction((batch: readonly TestProcessorCustomer[]) => {
-    for (const c of batch) insertCustomer.run(testCustomerValues(c));
-  });
-  const cards = db.transaction((batch: readonly TestProcessorCard[]) => {
-    for (const c of batch) insertCard.run(testCardValues(c));
-  });
   const record = db.transaction((charge: TestProcessorCharge, keptAfter: number): TestProcessorCharge => {
     if (charge.idempotencyKey !== undefined) {
       const earlier = first(TEST_PROCESSOR_SQL.chargeByKey, charge.idempotencyKey);
