@@ -52,7 +52,15 @@ export interface Screens {
 export const forMember = (screen: (ctx: ScreenContext, member: MemberInfo) => void | Promise<void>): Screen => {
   const guarded: Screen = (ctx) => {
     const member = ctx.host.member();
-    return member ? screen(ctx, member) : ctx.show(ctx.screens.login(guarded));
+    if (member) return screen(ctx, member);
+    // Logged in, the screen comes back with the way back it had (a sub-screen's, to the account).
+    const trail = ctx.trail;
+    ctx.show(
+      ctx.screens.login((c) => {
+        c.trail = trail;
+        return guarded(c);
+      }),
+    );
   };
   return guarded;
 };

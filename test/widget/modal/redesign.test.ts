@@ -607,3 +607,18 @@ test('fillCard (plain input events) still yields the grouped number and expiry',
   fillCard(CARD_OK.replace(/ /g, ''), '1234');
   expect([m.control('cardNumber').value, m.control('cardExpiry').value]).toEqual(['4242 4242 4242 4242', '12/34']);
 });
+
+test.each([
+  ['/member/account/email_change', 'Change e-mail'],
+  ['/member/memberships', 'Your memberships'],
+  ['/member/payment_method/update', 'Payment method'],
+])('log in first from %s: the screen asked for opens, with its way back to the account (issue 27)', async (path, title) => {
+  await svcopen(path);
+  const login = await waitForScreen('Log in');
+  fill(login.control('email'), GRACE.email);
+  fill(login.control('password'), GRACE.password);
+  login.form().requestSubmit();
+  const m = await waitForScreen(title);
+  visibleBack(m)!.click();
+  await waitForScreen('Your account');
+});
