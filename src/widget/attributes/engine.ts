@@ -1,12 +1,10 @@
 import type { CheckboxLabels } from '../checkbox-labels';
 import { ElementObserver } from './element-observer';
 import { addHidingStyle } from './hiding-style';
-import type { MemberDelegate } from './member-delegate';
+import { MemberInfo } from './member-info';
 import type { MemberSource } from './member-source';
-import { MemberText } from './member-text';
 import { MemberValues } from './member-values';
-import { HIDE, MEMBER_INFO, SHOW } from './names';
-import { Prefill } from './prefill';
+import { HIDE, MEMBER_INFO, SHOW, isFormControl } from './names';
 import { Visibility } from './visibility';
 
 /** Keeps the page's data-svc-* elements in step with the member (spec 4.1). */
@@ -22,16 +20,10 @@ export interface AttributeEngine {
 }
 
 export function attributeEngine(doc: Document, state: MemberSource, labels: CheckboxLabels): AttributeEngine {
-  const values = new MemberValues(state, labels);
   const root = doc.documentElement;
-  const observe = (selector: string, attributes: string[], delegate: MemberDelegate) =>
-    new ElementObserver(root, selector, attributes, delegate);
-  const info = `[${MEMBER_INFO}]`;
-  const observers = [
-    observe(`[${SHOW}],[${HIDE}]`, [SHOW, HIDE], new Visibility(state)),
-    observe(info, [MEMBER_INFO], new MemberText(values)),
-    observe(info, [MEMBER_INFO], new Prefill(values)),
-  ];
+  const visibility = new ElementObserver(root, `[${SHOW}],[${HIDE}]`, [SHOW, HIDE], new Visibility(state));
+  const info = new ElementObserver(root, `[${MEMBER_INFO}]`, [MEMBER_INFO], new MemberInfo(new MemberValues(state, labels)));
+  const observers = [visibility, info];
   let removeStyle: (() => void) | undefined;
   const engine: AttributeEngine = {
     _start() {
@@ -48,11 +40,22 @@ export function attributeEngine(doc: Document, state: MemberSource, labels: Chec
       engine._render();
     },
     _render() {
-      for (const observer of observers) {
-        // A change the page made in this same task is taken in first: draw the page as it is.
-        observer._flush();
-        for (const element of observer._elements) observer._delegate._render(element);
+      // A change the page made in this same task is taken in first: draw the page as it is.
+      for (const observer of observers) observer._flush();
+      for (const element of visibility._elements) visibility._delegate._render(element);
+      const controls: Element[] = [];
+      for (const element of info._elements) {
+        if (isFormControl(element)) controls.push(element);
+        else info._delegate._text._render(element);
       }
+      // What was just written (values swapped into member-info elements, a placeholder put back)
+      // is the engine's own doing, and no page code ran meanwhile: its records are dropped here
+      // rather than come back as thousands each observer walks. Nodes set aside while a value
+      // shows stay tracked as they were when set aside.
+      for (const observer of observers) observer._observer.takeRecords();
+      // Last: filling a control runs the page's handlers (input and change events), whose own
+      // changes the observers must see.
+      for (const element of controls) info._delegate._prefill._render(element);
     },
   };
   return engine;

@@ -1,34 +1,16 @@
-import type { MemberDelegate } from './member-delegate';
 import type { MemberValues } from './member-values';
-import { isFormControl } from './names';
 
 /**
- * `data-svc-member-info` on an element that is not a form control (spec 4.1): while a member
- * is logged in, its content is one text node holding the value (text, never markup); without
- * a value, the page's own content (a placeholder, or nothing) is put back.
+ * `data-svc-member-info` on an element that is not a form control (spec 4.1; ./member-info):
+ * while a member is logged in, its content is one text node holding the value (text, never
+ * markup); without a value, the page's own content (a placeholder, or nothing) is put back.
  */
-export class MemberText implements MemberDelegate {
+export class MemberText {
   readonly _texts = new WeakMap<Element, Text>();
   /** The element's own content, set aside while the value is shown. */
   readonly _saved = new WeakMap<Element, Node[]>();
 
   constructor(readonly _values: MemberValues) {}
-
-  _matchElement(element: Element): boolean {
-    return !isFormControl(element);
-  }
-
-  _elementMatched(element: Element): void {
-    this._render(element);
-  }
-
-  _elementAttributeChanged(element: Element): void {
-    this._render(element);
-  }
-
-  _elementUnmatched(element: Element): void {
-    this._restore(element);
-  }
 
   _render(element: Element): void {
     const value = this._values._value(element);

@@ -1,32 +1,17 @@
-import type { MemberDelegate } from './member-delegate';
 import type { MemberValue, MemberValues } from './member-values';
-import { isFormControl } from './names';
 
 /** Input types that hold no typed text: nothing is filled into them. */
 const NOT_TEXT = /^(button|submit|reset|image|file)$/;
 
 /**
- * `data-svc-member-info` on a form control (spec 4.1): filled once, as soon as there is a member
- * to fill it from, and never again, so what the visitor types survives a later login.
+ * `data-svc-member-info` on a form control (spec 4.1; ./member-info): filled once, as soon as
+ * there is a member to fill it from, and never again, so what the visitor types survives a
+ * later login.
  */
-export class Prefill implements MemberDelegate {
+export class Prefill {
   readonly _filled = new WeakSet<Element>();
 
   constructor(readonly _values: MemberValues) {}
-
-  _matchElement(element: Element): boolean {
-    return isFormControl(element);
-  }
-
-  _elementMatched(element: Element): void {
-    this._render(element);
-  }
-
-  _elementAttributeChanged(element: Element): void {
-    this._render(element);
-  }
-
-  _elementUnmatched(): void {}
 
   _render(element: Element): void {
     if (this._filled.has(element)) return;

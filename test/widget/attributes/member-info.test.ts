@@ -220,3 +220,17 @@ test('a cached member’s values are in the page at start, before anything is aw
   h.start(); // a reload
   expectText('first', 'Ada');
 });
+
+test('a conditional element inside a placeholder is drawn again each time the placeholder comes back', async () => {
+  document.body.innerHTML = `<span id="who" data-svc-member-info="firstName"><em id="guest" data-svc-hide="auth">guest</em></span>`;
+  const h = await ready();
+  expect($('guest').hasAttribute('data-svc-hidden')).toBe(false);
+  for (let round = 0; round < 2; round++) {
+    await h.service.login(ADA);
+    expect($('who').textContent).toBe('Ada');
+    await h.service.logout();
+    expect($('who').textContent).toBe('guest');
+    expect($('guest').hasAttribute('data-svc-hidden')).toBe(false);
+    expect(document.getElementById('guest')).toBe($('who').firstElementChild);
+  }
+});

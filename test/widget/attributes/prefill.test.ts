@@ -365,3 +365,18 @@ test('when GET /config fails, English stands in and a warning says so', async ()
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] .*language/);
 });
+
+test('what the page does in a filled control’s change handler reaches the engine: an element it adds is drawn', async () => {
+  document.body.innerHTML = `<input id="first" data-svc-member-info="firstName"><div id="more"></div>`;
+  document.addEventListener('change', () => {
+    if ($('more').childElementCount === 0) $('more').innerHTML = `<p id="late" data-svc-show="auth">hello</p><span id="name" data-svc-member-info="firstName">?</span>`;
+  });
+  const h = await ready();
+  await h.service.login(ADA);
+  expect(input('first').value).toBe('Ada');
+  await waitFor(() => expect($('name').textContent).toBe('Ada'));
+  expect($('late').hasAttribute('data-svc-hidden')).toBe(false);
+  await h.service.logout();
+  await waitFor(() => expect($('late').hasAttribute('data-svc-hidden')).toBe(true));
+  expect($('name').textContent).toBe('?');
+});
