@@ -43,6 +43,35 @@ export async function newPostgresSchema(): Promise<{ url: string; schema: string
  */
 const emptied: Array<{ url: string; schema: string }> = [];
 
+/** Each schema's emptying statement, by schema: its tables and sequences never change once migrated. */
+const emptyings = new Map<string, string>();
+
+/**
+ * Empties a schema's tables and restarts its ids, as `TRUNCATE … RESTART IDENTITY` would, in one
+ * round trip. DELETE with the foreign keys' triggers off (`session_replication_role`, the admin
+ * is the cluster's superuser) rather than TRUNCATE: TRUNCATE makes every table's files anew, 140
+ * ms a store here, which the PostgreSQL half of the member suites paid on every test; a few
+ * rows' DELETE costs a few milliseconds.
+ */
+async function emptyingOf(schema: string): Promise<string> {
+  const known = emptyings.get(schema);
+  if (known) return known;
+  const tables = await admin!.query<{ name: string }>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'`, [schema]);
+  const sequences = await admin!.query<{ name: string }>(
+    `SELECT quote_literal(quote_ident(schemaname) || '.' || quote_ident(sequencename)) AS name FROM pg_sequences WHERE schemaname = $1`, [schema]);
+  const statement = [
+    'BEGIN',
+    'SET LOCAL session_replication_role = replica',
+    ...tables.rows.map((t) => `DELETE FROM ${schema}.${t.name}`),
+    // Each sequence as new: its next value its first.
+    `SELECT ${sequences.rows.map((q) => `setval(${q.name}, 1, false)`).join(', ') || '1'}`,
+    'COMMIT',
+  ].join(';\n');
+  emptyings.set(schema, statement);
+  return statement;
+}
+
 /** A fresh, empty PostgreSQL store in a schema no other open store uses. */
 export async function newPostgresStore(options: { max?: number } = {}): Promise<Store> {
   const reused = emptied.pop();
@@ -56,9 +85,7 @@ export async function newPostgresStore(options: { max?: number } = {}): Promise<
       if (closed) return;
       closed = true;
       await store.close();
-      const tables = await admin!.query<{ name: string }>(
-        `SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> 'schema_version'`, [schema]);
-      await admin!.query(`TRUNCATE ${tables.rows.map((t) => `${schema}.${t.name}`).join(', ')} RESTART IDENTITY CASCADE`);
+      await admin!.query(await emptyingOf(schema));
       emptied.push({ url, schema });
     },
   };
