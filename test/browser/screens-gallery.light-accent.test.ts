@@ -1,0 +1,4 @@
+/** Every modal screen in the light-accent look, as a picture and through axe-core: support/screens-gallery.ts. */
+import { screensGallery } from './support/screens-gallery';
+
+screensGallery('light-accent');
