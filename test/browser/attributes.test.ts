@@ -23,9 +23,13 @@ import { browserTest } from './support/suite';
 
 const root = join(import.meta.dirname, '..', '..');
 const PAGES_DIR = join(import.meta.dirname, 'pages-attributes');
-/** Pieces of conditional.html, and the pause between them when streamed. */
+/**
+ * Pieces of conditional.html, and the pause between them when streamed: long enough that a
+ * renderer kept off the CPU for a while (the suite runs several files at once on two cores)
+ * still takes most pieces one at a time; at 80 ms it took four in one task now and then.
+ */
 const CHUNKS = 5;
-const PAUSE_MS = 80;
+const PAUSE_MS = 200;
 
 const MARKUP_NAME = '<img src=x onerror="window.__xss = 1">';
 const EXTRA_MEMBERS: FixtureMember[] = [
