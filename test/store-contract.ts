@@ -20,6 +20,7 @@ import { outboxTests } from './store-contract/outbox';
 import { paymentBatchTests } from './store-contract/payment-batches';
 import { paymentTests } from './store-contract/payments';
 import { planTests } from './store-contract/plans';
+import { processorEventTests } from './store-contract/processor-events';
 import { sessionTests } from './store-contract/sessions';
 import { siteDefinitionTests } from './store-contract/site-definition';
 import { siteTests } from './store-contract/sites';
@@ -54,6 +55,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     siteDefinitionTests(ctx);
     limitTests(ctx);
     testProcessorTests(ctx);
+    processorEventTests(ctx);
     definitionReadTests(ctx);
     bulkLoadTests(ctx);
   });

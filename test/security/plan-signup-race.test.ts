@@ -48,7 +48,7 @@ function slowCounting(inner: PaymentProcessor, charges: ChargeRequest[]): Paymen
     createCustomer: (customer) => inner.createCustomer(customer),
     addPaymentMethod: (customerId, card) => inner.addPaymentMethod(customerId, card),
     listPaymentMethods: (customerId) => inner.listPaymentMethods(customerId),
-    listInvoices: (customerId) => inner.listInvoices(customerId),
+    listInvoices: (customerId) => inner.listInvoices!(customerId),
     async charge(customerId, paymentMethodId, request) {
       charges.push(request);
       await new Promise((resolve) => setTimeout(resolve, 5));

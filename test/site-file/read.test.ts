@@ -267,7 +267,7 @@ describe('JSON files', () => {
 });
 
 describe('good files', () => {
-  test('the defaults: currency usd, locale en, Admin API on, no member menu, stay after registering; plans enabled, public, never expiring; fields optional; empty lists', () => {
+  test('the defaults: currency usd, locale en, Admin API on, the test processor, no member menu, stay after registering; plans enabled, public, never expiring; fields optional; empty lists', () => {
     const { file } = readSiteFile(
       `${SITE}plans:\n  - { key: f, name: F, type: free }\n  - { key: o, name: O, type: oneTimePayment, billing: { price: 5 } }\n` +
         'signupFields:\n  - { key: c, label: Company, type: text }\nlibrary:\n  - space: Videos\n',
@@ -276,6 +276,7 @@ describe('good files', () => {
     );
     expect(file).toStrictEqual({
       site: { subdomain: 'acme', name: 'Acme', currency: 'usd', locale: 'en', adminApi: true, memberMenu: false, afterRegistration: 'stay' },
+      payments: { processor: 'test' },
       plans: [
         { key: 'f', name: 'F', type: 'free', status: 'enabled', isPublic: true, expiration: { mode: 'none' } },
         { key: 'o', name: 'O', type: 'oneTimePayment', status: 'enabled', isPublic: true, expiration: { mode: 'none' }, billing: { price: 5 } },

@@ -59,6 +59,8 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     const three = await api.signUp(forgetful);
     await api.expect(202, 'POST', '/password-reset', { email: forgetful.email });
     await api.expect(204, 'PUT', '/me/password', { password: forgetful.password, newPassword: 'remembered at last' }, three.token);
+    // A processor event the site's webhook handled (decision 0033): kept, so a repeat is handled once.
+    expect(await api.store.recordProcessorEvent({ siteId: newsletter.id, eventId: 'evt_seeded_1', type: 'charge.refunded', receivedAt: Date.now() })).toBe(true);
     // A billing run under way when the service stopped holds its lease.
     expect(await api.store.tryLease('billing-run', 'a stopped process', Date.now(), 5 * 60_000)).toBe(true);
     const first = await api.admin(adminKey, '/members', { 'x-items-after': '5' });

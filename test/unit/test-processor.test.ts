@@ -176,7 +176,7 @@ describe('unknown references', () => {
       (p) => p.addPaymentMethod('cus_live_nope', card('4242424242424242')),
       (p) => p.listPaymentMethods('cus_live_nope'),
       (p) => p.charge('cus_live_nope', 'pm_test_x', order),
-      (p) => p.listInvoices('cus_live_nope'),
+      (p) => p.listInvoices!('cus_live_nope'),
     ];
     for (const check of checks) {
       await expect(check(processor)).rejects.toEqual(expect.objectContaining({ name: 'UnknownPaymentReferenceError', resource: 'customer' }));

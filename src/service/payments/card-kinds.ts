@@ -4,4 +4,8 @@
  */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'unknown';
 
-export type DeclineCode = 'card_declined' | 'insufficient_funds';
+/**
+ * `authentication_required`: the bank wants the cardholder to confirm a payment made while they
+ * were away (a renewal; 3-D Secure), which they can do from the mailed link (issue 28).
+ */
+export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'authentication_required';

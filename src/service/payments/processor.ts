@@ -58,6 +58,31 @@ export interface Invoice {
   createdAt: EpochMs;
 }
 
+/**
+ * A payment the member's bank wants confirmed while the member is there (3-D Secure): the
+ * browser runs Stripe.js's `handleNextAction` with the client secret, then the service asks the
+ * processor how the intent ended (`paymentOutcome`), never the browser.
+ */
+export interface RequiresAction {
+  status: 'requiresAction';
+  intentId: string;
+  clientSecret: string;
+}
+
+/** How a payment intent ended, as the processor says (the browser's word is never taken). */
+export interface PaymentOutcome {
+  intentId: string;
+  status: 'succeeded' | 'requiresAction' | 'failed';
+  customerId: string;
+  paymentMethodId?: string;
+  amountCents: number;
+  currency: string;
+  /** What the service wrote on the intent when it made it (site, member, plan). */
+  metadata: Record<string, string>;
+  /** Set when it succeeded. */
+  receipt?: ChargeReceipt;
+}
+
 export interface PaymentProcessor {
   /** `customerId` is what the conversion event reports as `processorCustomerId`. */
   createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }>;
@@ -69,8 +94,26 @@ export interface PaymentProcessor {
   listPaymentMethods(customerId: string): Promise<PaymentMethod[]>;
   /** Throws PaymentDeclinedError when the card is declined; the failed attempt still has an invoice. */
   charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt>;
-  /** Oldest first, failed attempts included. */
-  listInvoices(customerId: string): Promise<Invoice[]>;
+  /**
+   * Attaches a payment method the member's browser made (Stripe.js's `createPaymentMethod`) to
+   * the customer, verifying it with its bank: CardDeclinedError when refused, nothing attached.
+   * The service never sees the card. Undefined for a processor whose card field posts cards
+   * (the built-in test processor, for now).
+   */
+  attachPaymentMethod?(customerId: string, paymentMethodId: string): Promise<PaymentMethod>;
+  /**
+   * A charge with the member there to confirm it (a sign-up): the payment is set up for later
+   * charges without them (`setup_future_usage: off_session`). Answers the receipt, or that the
+   * bank wants it confirmed in the browser. Throws PaymentDeclinedError as `charge` does.
+   */
+  chargeOnSession?(customerId: string, paymentMethodId: string, request: ChargeRequest & { metadata: Record<string, string> }): Promise<ChargeReceipt | RequiresAction>;
+  /** How an intent made by chargeOnSession ended, as the processor has it now. */
+  paymentOutcome?(intentId: string): Promise<PaymentOutcome>;
+  /**
+   * Oldest first, failed attempts included: the processor's own list, beside the service's ledger
+   * (the store's invoices). The Stripe processor has none: Stripe's dashboard is that list.
+   */
+  listInvoices?(customerId: string): Promise<Invoice[]>;
 }
 
 /** Card details the processor refuses before any charge: the member's input error. */
@@ -83,7 +126,11 @@ export class InvalidCardError extends Error {
 
 /** What the member is told, the same whether the card was refused as it was saved or when charged. */
 export const declineMessage = (code: DeclineCode): string =>
-  code === 'insufficient_funds' ? 'Your card has insufficient funds.' : 'Your card was declined.';
+  code === 'insufficient_funds'
+    ? 'Your card has insufficient funds.'
+    : code === 'authentication_required'
+      ? 'Your bank asks you to confirm this payment.'
+      : 'Your card was declined.';
 
 /**
  * A card its bank refused as it was saved (verified), before any charge: there is no charge,

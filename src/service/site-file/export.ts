@@ -32,6 +32,8 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
       ...(site.theme && { theme: site.theme }),
       ...(site.mail && { mail: site.mail }),
     },
+    // The names of the variables only: the secrets were never kept.
+    payments: site.payments ?? { processor: 'test' },
     // In the order the widget lists them (the file's order is the plans' position), then the
     // archived and deleted ones, which have no place in it, by id.
     plans: [...definition.plans].sort(byListOrder).map((plan) => planEntry(plan, site.defaultCurrency)),

@@ -14,6 +14,7 @@ import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
 import { domainSchema, localeSchema, subdomainSchema } from '../domain/sites';
 import { emailSchema, multiLineText, nameText, oneLineText, textSchema } from '../domain/text-schema';
+import { paymentsSchema } from './payments-schema';
 
 const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
 
@@ -125,6 +126,7 @@ export const siteFileSchema = z.strictObject({
   /** Lets a JSON file name the schema its editor checks it against. */
   $schema: textSchema({ trim: false, min: 0 }).optional(),
   site: siteSettings,
+  payments: described(paymentsSchema, 'How the site takes payments: `processor: test` (the default; moves no money) or the owner\'s Stripe account.').default({ processor: 'test' }),
   plans: z.array(planEntrySchema).default([]),
   signupFields: z.array(signupFieldEntrySchema).default([]),
   library: z.array(spaceEntrySchema).default([]),

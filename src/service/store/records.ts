@@ -38,6 +38,8 @@ export interface NewSite {
   theme?: SiteTheme;
   /** What and how the site mails its members (issue 15). Absent: the defaults of SiteMailSettings. */
   mail?: SiteMailSettings;
+  /** How the site takes payments (the site file's `payments:`). Absent: the built-in test processor. */
+  payments?: SitePayments;
 }
 export interface SiteRecord extends NewSite {
   id: number;
@@ -54,7 +56,17 @@ export interface SitePatch {
   checkboxLabels?: CheckboxLabels | null;
   theme?: SiteTheme | null;
   mail?: SiteMailSettings | null;
+  payments?: SitePayments | null;
 }
+
+/**
+ * How a site takes payments: the built-in test processor (moves no money), or the owner's own
+ * Stripe account. Only the names of the environment variables that hold Stripe's secrets are
+ * kept, never the secrets (decision 0033).
+ */
+export type SitePayments =
+  | { processor: 'test' }
+  | { processor: 'stripe'; publishableKey: string; secretKeyEnv: string; webhookSecretEnv: string };
 
 /** The notices a site may send its members; each is on unless the site turns it off. */
 export const MAIL_NOTICES = ['welcome', 'receipt', 'paymentFailed', 'endingSoon'] as const;
@@ -565,4 +577,12 @@ export interface TestProcessorCharge {
   /** The caller's idempotency key: unique among the charges made while it is kept (a day). */
   idempotencyKey?: string;
   createdAt: EpochMs;
+}
+
+/** A processor's event a site's webhook handled (Stripe's `evt_…`), kept so it is handled once. */
+export interface ProcessorEventRecord {
+  siteId: number;
+  eventId: string;
+  type: string;
+  receivedAt: EpochMs;
 }

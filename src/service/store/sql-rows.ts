@@ -60,6 +60,7 @@ export const siteFrom = (r: Row): SiteRecord => ({
   ...(r.checkbox_labels !== null && { checkboxLabels: JSON.parse(r.checkbox_labels as string) }),
   ...(r.theme !== null && { theme: JSON.parse(r.theme as string) }),
   ...(r.mail !== null && r.mail !== undefined && { mail: JSON.parse(r.mail as string) }),
+  ...(r.payments !== null && r.payments !== undefined && { payments: JSON.parse(r.payments as string) }),
 });
 
 /*
@@ -269,10 +270,10 @@ export function planTerms(p: { type: PlanType; expiration?: unknown; billing?: u
 }
 
 export const INSERT_SITE = `INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,
-    member_menu, after_registration, checkbox_labels, theme, mail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    member_menu, after_registration, checkbox_labels, theme, mail, payments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const siteValues = (s: NewSite): Value[] => [
   s.name, s.subdomain, s.domain, s.defaultCurrency, s.locale, flag(s.adminApiEnabled), s.createdAt, flag(s.memberMenu ?? false),
-  json(s.afterRegistration), json(s.checkboxLabels), json(s.theme), json(s.mail),
+  json(s.afterRegistration), json(s.checkboxLabels), json(s.theme), json(s.mail), json(s.payments),
 ];
 
 /** Absent keys keep the column; `null` clears the JSON settings that may be cleared. */
@@ -283,6 +284,7 @@ export const UPDATE_SITE = `UPDATE sites SET name = coalesce(?, name), domain = 
     checkbox_labels = CASE WHEN ? = 1 THEN ? ELSE checkbox_labels END,
     theme = CASE WHEN ? = 1 THEN ? ELSE theme END,
     mail = CASE WHEN ? = 1 THEN ? ELSE mail END,
+    payments = CASE WHEN ? = 1 THEN ? ELSE payments END,
     revision = revision + 1
   WHERE id = ?`;
 export function sitePatchValues(id: number, patch: SitePatch): Value[] {
@@ -291,7 +293,7 @@ export function sitePatchValues(id: number, patch: SitePatch): Value[] {
   return [
     orNull(patch.name), orNull(patch.domain), orNull(patch.defaultCurrency), orNull(patch.locale), maybe(patch.adminApiEnabled),
     maybe(patch.memberMenu), json(patch.afterRegistration), given(patch.checkboxLabels), json(patch.checkboxLabels),
-    given(patch.theme), json(patch.theme), given(patch.mail), json(patch.mail), id,
+    given(patch.theme), json(patch.theme), given(patch.mail), json(patch.mail), given(patch.payments), json(patch.payments), id,
   ];
 }
 
@@ -441,3 +443,7 @@ export const signupFieldChangeValues = (siteId: number, at: number, f: SignupFie
 export const itemChangeValues = (siteId: number, at: number, spaceId: number | null, i: ContentItemChange): Value[] => [
   spaceId, i.name, i.type, orNull(i.url), orNull(i.body), flag(i.archived), at, siteId, i.id,
 ];
+
+/** A processor's event, recorded once: no row changes when it was recorded before (decision 0033). */
+export const PROCESSOR_EVENT_INSERT =
+  'INSERT INTO processor_events (site_id, event_id, type, received_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING';

@@ -50,6 +50,7 @@ import type {
   NewSignupField,
   NewSite,
   PaymentMethodRecord,
+  ProcessorEventRecord,
   PlanRecord,
   RateRule,
   SessionRecord,
@@ -358,6 +359,13 @@ export interface Store {
   listTestProcessorCharges(customerId: string): Promise<TestProcessorCharge[]>;
 
   /**
+   * Records that the site's webhook handled a processor's event (Stripe's `evt_…`, decision
+   * 0033): true the first time, false when it was recorded before, so a delivery the processor
+   * repeats, or sends to two processes at once, is handled once. Atomic across processes.
+   */
+  recordProcessorEvent(event: ProcessorEventRecord): Promise<boolean>;
+
+  /**
    * Runs `work`, a bulk load (`svc seed` into an installation without members), against a store
    * that writes as fast as this one can; answers what `work` answers. On PostgreSQL the load is
    * one transaction, all or nothing, whose member tables check their foreign keys once at the
@@ -426,3 +434,6 @@ export type TestProcessorMethods = Pick<
 
 /** Named leases (the billing run's lock, a renewal's claim, a plan sign-up's claim): each implementation's leases file. */
 export type LeaseMethods = Pick<Store, 'tryLease' | 'releaseLease'>;
+
+/** The processor events a site's webhook handled (decision 0033): each implementation's processor-events file. */
+export type ProcessorEventMethods = Pick<Store, 'recordProcessorEvent'>;

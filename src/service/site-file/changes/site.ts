@@ -26,6 +26,7 @@ export function siteChange(current: SiteDefinition | undefined, file: SiteFile, 
   if (!settings.checkboxLabels) delete after.checkboxLabels;
   if (!settings.theme) delete after.theme;
   if (!settings.mail) delete after.mail;
+  if (!settings.payments) delete after.payments;
   const shown = differences(shownSettings(current.site), shownSettings(after));
   if (shown.length > 0) notes.line('~', `site ${s.subdomain}: ${shown.join(', ')}`);
   return { id: current.site.id, revision: current.revision, patch: sitePatch(current.site, settings) };
@@ -45,6 +46,8 @@ function settingsOf(file: SiteFile): SiteSettings {
     ...(s.checkboxLabels && { checkboxLabels: s.checkboxLabels }),
     ...(s.theme && Object.keys(s.theme).length > 0 && { theme: s.theme }),
     ...(s.mail && Object.keys(s.mail).length > 0 && { mail: s.mail }),
+    // The test processor, the default, is kept as no setting at all.
+    ...(file.payments.processor !== 'test' && { payments: file.payments }),
   };
 }
 
@@ -56,6 +59,7 @@ function shownSettings(site: SiteRecord) {
     checkboxLabels: site.checkboxLabels,
     theme: site.theme,
     mail: site.mail,
+    payments: site.payments ?? { processor: 'test' },
   };
 }
 
@@ -72,5 +76,6 @@ function sitePatch(site: SiteRecord, wanted: SiteSettings): SitePatch {
   if (!sameJson(site.checkboxLabels, labels)) patch.checkboxLabels = labels ?? null;
   if (!sameJson(site.theme, wanted.theme)) patch.theme = wanted.theme ?? null;
   if (!sameJson(site.mail, wanted.mail)) patch.mail = wanted.mail ?? null;
+  if (!sameJson(site.payments, wanted.payments)) patch.payments = wanted.payments ?? null;
   return patch;
 }

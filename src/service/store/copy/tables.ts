@@ -50,4 +50,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   withId('test_processor_customers'),
   withId('test_processor_cards'),
   withId('test_processor_charges'),
+  // The Stripe events each site's webhook handled (decision 0033): copied, so a delivery Stripe
+  // repeats after a move is still handled once.
+  { name: 'processor_events', key: ['site_id', 'event_id'], generatedId: false },
 ];

@@ -12,6 +12,7 @@ import { memoryMemberTokens } from './member-tokens';
 import { memoryOutbox } from './outbox';
 import { memoryPayments } from './payments';
 import { memorySiteDefinition } from './site-definition';
+import { memoryProcessorEvents } from './processor-events';
 import { memoryTestProcessor } from './test-processor';
 import { Table, copy, requireIn } from './table';
 import type { MemberFilter, Page, Range } from '../queries';
@@ -225,6 +226,7 @@ export function createMemoryStore(): Store {
     // Saved cards and the invoice ledger.
     ...memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue }),
     ...memoryTestProcessor(),
+    ...memoryProcessorEvents(),
     ...outbox.methods,
 
     createMemberEvents: async (batch) => addEvents(batch),

@@ -179,4 +179,6 @@ export function patchSite(site: SiteRecord, patch: SitePatch): void {
   else if (patch.theme !== undefined) site.theme = copy(patch.theme);
   if (patch.mail === null) delete site.mail;
   else if (patch.mail !== undefined) site.mail = copy(patch.mail);
+  if (patch.payments === null) delete site.payments;
+  else if (patch.payments !== undefined) site.payments = copy(patch.payments);
 }

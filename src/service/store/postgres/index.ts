@@ -30,6 +30,7 @@ import { postgresMemberTokens } from './member-tokens';
 import { postgresOutbox } from './outbox';
 import { postgresPayments } from './payments';
 import { postgresSiteDefinition } from './site-definition';
+import { postgresProcessorEvents } from './processor-events';
 import { postgresTestProcessor } from './test-processor';
 import { keepDefinitionReads } from './kept-definition';
 import {
@@ -206,6 +207,7 @@ function postgresStoreOn(conn: PostgresConnection): Store {
     // Saved cards and the invoice ledger; the mail outbox; mailed tokens and what redeeming them writes.
     ...postgresPayments(conn),
     ...postgresTestProcessor(conn),
+    ...postgresProcessorEvents(conn),
     ...postgresOutbox(conn),
     ...postgresMemberTokens(conn),
 

@@ -404,6 +404,16 @@ export const MIGRATIONS: readonly string[] = [
     WHERE left(m.processor_customer_id, 9) = 'cus_test_' AND left(p.processor_id, 8) = 'pm_test_' ORDER BY p.id
     ON CONFLICT DO NOTHING;
   `,
+  /* 5: SQLite's version 12, real money (issue 28, decision 0033): a site's payments settings, and each Stripe event a site's webhook handled */ `
+  ALTER TABLE sites ADD COLUMN payments text;
+  CREATE TABLE processor_events (
+    site_id bigint NOT NULL REFERENCES sites(id),
+    event_id text NOT NULL,
+    type text NOT NULL,
+    received_at bigint NOT NULL,
+    PRIMARY KEY (site_id, event_id)
+  );
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -14,6 +14,7 @@ import { sqliteMemberTokens } from './member-tokens';
 import { sqliteOutbox } from './outbox';
 import { sqlitePayments } from './payments';
 import { sqliteSiteDefinition } from './site-definition';
+import { sqliteProcessorEvents } from './processor-events';
 import { sqliteTestProcessor } from './test-processor';
 import {
   type Row,
@@ -196,6 +197,7 @@ export function openSqliteStore(path: string): Store {
     // Saved cards and the invoice ledger.
     ...sqlitePayments(conn),
     ...sqliteTestProcessor(conn),
+    ...sqliteProcessorEvents(conn),
     ...sqliteOutbox(conn),
     ...sqliteMemberTokens(conn),
 

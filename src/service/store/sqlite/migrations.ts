@@ -462,6 +462,20 @@ export const MIGRATIONS: readonly string[] = [
     FROM payment_methods p JOIN members m ON m.site_id = p.site_id AND m.id = p.member_id
     WHERE substr(m.processor_customer_id, 1, 9) = 'cus_test_' AND substr(p.processor_id, 1, 8) = 'pm_test_' ORDER BY p.id;
   `,
+  // 11 → 12: real money (issue 28, decision 0033). A site's payments settings (the processor,
+  // Stripe's publishable key and the names of the variables holding its secrets, never the
+  // secrets); each Stripe event a site's webhook handled, by Stripe's id, so a delivery Stripe
+  // repeats is handled once.
+  `
+  ALTER TABLE sites ADD COLUMN payments TEXT;
+  CREATE TABLE processor_events (
+    site_id INTEGER NOT NULL REFERENCES sites(id),
+    event_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    received_at INTEGER NOT NULL,
+    PRIMARY KEY (site_id, event_id)
+  );
+  `,
 ];
 
 /**
