@@ -267,6 +267,8 @@ export type MemberApiErrorCode =
   | 'alreadyMember'
   /** The card was declined; the attempt is recorded as an abandoned conversion. */
   | 'paymentDeclined'
+  /** Confirming a payment the member's bank still waits on (3-D Secure not finished). */
+  | 'paymentPending'
   /** Cancelling a membership that is not a running subscription. */
   | 'notCancellable'
   /** Protected content the member's plans do not open. */
@@ -383,10 +385,30 @@ export interface PlanOffer {
 /** POST /memberships: a plan sign-up. A card is needed on paid plans unless one is saved. */
 export interface PlanSignUpRequest {
   planPublicId: string;
+  /**
+   * On a site that takes payments through Stripe: the PaymentMethod Stripe.js made of the card
+   * (`pm_…`). The card itself never goes to the service.
+   */
+  paymentMethodId?: string;
+  /** The built-in test processor's card field (test sites only). */
   cardNumber?: string;
   /** MM/YY */
   cardExpiry?: string;
   cardCvc?: string;
+}
+
+/**
+ * POST /memberships answered 202: the member's bank wants the payment confirmed (3-D Secure).
+ * The widget runs Stripe.js's `handleNextAction({ clientSecret })`, then POST
+ * /memberships/confirm with the intent's id; the service asks Stripe how it ended.
+ */
+export interface PaymentActionRequired {
+  requiresAction: { intentId: string; clientSecret: string };
+}
+
+/** POST /memberships/confirm. */
+export interface PlanSignUpConfirmation {
+  intentId: string;
 }
 
 /** The saved card (GET and PUT /payment-method): never the number, only what identifies it. */

@@ -22,6 +22,7 @@ import { withSecurityHeaders } from './http/security-headers';
 import { replaceAnswer } from './http/answer';
 import type { Store } from './store/store';
 import type { PaymentProcessor } from './payments/processor';
+import { oneProcessor, type ProcessorFor } from './payments/processor-for';
 import { TestPaymentProcessor } from './payments/test-processor';
 
 export interface ServiceOptions {
@@ -48,6 +49,12 @@ export interface ServiceOptions {
    * and a restart agree.
    */
   processor?: PaymentProcessor;
+  /**
+   * The processor each site takes payments through (the site file's `payments:`): `svc serve`
+   * gives Stripe sites their Stripe processor (cli/stripe-processors.ts). Without it every site
+   * takes `processor`.
+   */
+  processorFor?: ProcessorFor;
   /** Serve the demo site's mailbox (./member/demo-mailbox): the mock server and `svc serve --demo` only. */
   demoMailbox?: boolean;
 }
@@ -62,6 +69,7 @@ export async function createServiceApp({
   trustedProxies = 0,
   passwords = createPasswordHasher(portableScrypt, PRODUCTION_SCRYPT),
   processor,
+  processorFor,
   demoMailbox = false,
 }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
@@ -90,7 +98,7 @@ export async function createServiceApp({
       store,
       clock,
       passwords,
-      processor: processor ?? new TestPaymentProcessor({ clock, store }),
+      processorFor: processorFor ?? oneProcessor(processor ?? new TestPaymentProcessor({ clock, store })),
       signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
       signInsPerAddress: signinRateLimit === 'off' ? undefined : signinRateLimit,
       mailsPerAddress: mailRateLimit === 'off' ? undefined : mailRateLimit,

@@ -64,6 +64,8 @@ test('SQLite: a database at schema version 10 migrates to 11: the test processor
   // As the build before migration 11 left it.
   const old = new Database(file);
   for (const table of TABLES) old.exec(`DROP TABLE ${table}`);
+  // And before migration 12 (issue 28).
+  old.exec('DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments');
   old.pragma('user_version = 10');
   old.close();
   expect(SQLITE_MIGRATIONS[10]).toContain('CREATE TABLE test_processor_customers');
@@ -91,6 +93,8 @@ describePostgres('PostgreSQL', () => {
       await client.connect();
       try {
         await client.query(`DROP TABLE ${TABLES.join(', ')}`);
+        // And before migration 5 (issue 28).
+        await client.query('DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments');
         await client.query('UPDATE schema_version SET version = 3');
       } finally {
         await client.end();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { runRenewals } from '../../service/billing/renewals';
 import { systemClock, type Clock } from '../../service/domain/clock';
 import { TestPaymentProcessor } from '../../service/payments/test-processor';
+import { processorsFromEnv } from '../stripe-processors';
 import { UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
@@ -29,7 +30,8 @@ export async function billingCommand(args: string[], env: NodeJS.ProcessEnv, io:
   }
   return withStore(values.db, env, async (store) => {
     // Leases and limits at the real time, which `svc serve` keeps too, whatever --at says.
-    const deps = { store, clock, realClock: systemClock, processor: new TestPaymentProcessor({ clock, store }) };
+    const processor = new TestPaymentProcessor({ clock, store });
+    const deps = { store, clock, realClock: systemClock, processor, processorFor: processorsFromEnv(env, processor) };
     const report = await runRenewals(deps, (error, what) => io.err(`${what}: ${(error as Error).message}`));
     io.out(JSON.stringify(report));
     if (report.busy) io.err('another billing run (svc serve\'s, or another svc billing run) holds the lease: nothing was billed; run it again later');

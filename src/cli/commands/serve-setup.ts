@@ -25,6 +25,7 @@ import { withStaticFiles } from '../../service/static-files';
 import { describeDatabase } from '../../service/store/open';
 import type { Store } from '../../service/store/store';
 import { dbPath, serveConfig, UsageError, type ServeConfig } from '../config';
+import { paymentsProblems, processorsFromEnv, type Env } from '../stripe-processors';
 import type { Io } from '../io';
 
 export const BILLING_EVERY_MS = 5 * 60_000;
@@ -37,6 +38,8 @@ export interface ServeSettings {
   config: ServeConfig;
   mail: MailConfig;
   passwords: PasswordHasher;
+  /** The environment: Stripe sites' secrets are read from the variables their site file names. */
+  env: Env;
 }
 
 /** Everything from flags and environment, checked before anything starts: a bad value is a usage error (exit 2). */
@@ -44,7 +47,7 @@ export function readServeSettings(flags: { db?: string; demo: boolean }, env: No
   const config = serveConfig(env);
   const database = dbPath(flags.db, env);
   try {
-    return { database, demo: flags.demo, config, mail: readMailConfig(env, database), passwords: createPasswordHasher(nodeScrypt, config.scrypt) };
+    return { database, demo: flags.demo, config, mail: readMailConfig(env, database), passwords: createPasswordHasher(nodeScrypt, config.scrypt), env };
   } catch (error) {
     if (error instanceof MailConfigError) throw new UsageError(error.message);
     throw error;
@@ -82,7 +85,12 @@ export interface FirstStart {
 
 /** With --demo, an empty database gets the demo site and its published member login; without it nothing is created. */
 export async function firstStart(store: Store, settings: ServeSettings): Promise<FirstStart> {
-  const siteCount = (await store.listSites()).length;
+  const sites = await store.listSites();
+  // A Stripe site whose secrets are not in the environment would take no payment, or take it on
+  // the wrong account: nothing starts until it is set right (decision 0033).
+  const problems = paymentsProblems(sites, settings.env);
+  if (problems.length > 0) throw new UsageError(`cannot start: ${problems.join('\n')}`);
+  const siteCount = sites.length;
   if (siteCount > 0 || !settings.demo) return { siteCount };
   const { site } = await ensureDemoSite(store, systemClock);
   await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
@@ -97,7 +105,7 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     store,
     clock: systemClock,
     passwords: settings.passwords,
-    processor: new TestPaymentProcessor({ clock: systemClock, store }),
+    processorFor: processorsFromEnv(settings.env, new TestPaymentProcessor({ clock: systemClock, store })),
     signupRateLimit: config.signupRateLimit,
     signinRateLimit: config.signinRateLimit,
     mailRateLimit: config.mailRateLimit,
@@ -148,8 +156,9 @@ export async function announce(
  * process's run and `svc billing run` never bill beside it), and the mail sender. `stop()` lets
  * the run or the send under way finish: mail in flight is sent (or left to its lease, never lost).
  */
-export function startBackground(store: Store, mail: MailConfig, io: Io): { stop(): Promise<void> } {
-  const billing = startBilling({ store, clock: systemClock, processor: new TestPaymentProcessor({ clock: systemClock, store }) }, io);
+export function startBackground(store: Store, mail: MailConfig, env: Env, io: Io): { stop(): Promise<void> } {
+  const processor = new TestPaymentProcessor({ clock: systemClock, store });
+  const billing = startBilling({ store, clock: systemClock, processor, processorFor: processorsFromEnv(env, processor) }, io);
   const transport = createMailTransport(mail);
   io.err(mail.kind === 'smtp' ? `mail:       through ${mail.serverLabel}` : `mail:       to the outbox ${mail.dir} (read it with: npx svc outbox --follow)`);
   const mailer = startMailSender(

@@ -31,7 +31,7 @@ export async function servePrimary(settings: ServeSettings, count: number, args:
     return 1;
   }
   await announce(store, io, { url: pool.url, settings, start, widgetReady, workers: count });
-  const background = startBackground(store, settings.mail, io);
+  const background = startBackground(store, settings.mail, settings.env, io);
   const lost = await Promise.race([stopped.then(() => undefined), pool.lost]);
   if (lost) io.err(`cannot go on: ${lost}`);
   io.err('stopping: no new connections; the workers finish the requests under way');

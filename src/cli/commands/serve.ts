@@ -46,7 +46,7 @@ async function serveAlone(settings: ServeSettings, io: Io): Promise<number> {
     throw error;
   }
   await announce(store, io, { url: server.url, settings, start, widgetReady, workers: 1 });
-  const background = startBackground(store, settings.mail, io);
+  const background = startBackground(store, settings.mail, settings.env, io);
   await stopped;
   io.err('stopping: no new connections; finishing the requests under way');
   await Promise.all([server.close(), background.stop()]);

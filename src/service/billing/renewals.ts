@@ -26,6 +26,7 @@
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
 import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcessor } from '../payments/processor';
+import type { ProcessorFor } from '../payments/processor-for';
 import { ConflictError } from '../store/errors';
 import type { MembershipFilter } from '../store/queries';
 import type { MembershipPatch, MembershipRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
@@ -51,6 +52,8 @@ export interface RenewalDeps {
   /** The time billed at. */
   clock: Clock;
   processor: PaymentProcessor;
+  /** Each site's processor (its Stripe account); `processor` for a site it does not name. */
+  processorFor?: ProcessorFor;
   /**
    * The real time, which every process shares: leases are taken and kept, and limits swept, at
    * it. Given when `clock` is not real (`svc billing run --at` bills as of a later date); `clock`
@@ -249,7 +252,8 @@ async function bill(
   report: RenewalReport,
   { retryNow }: { retryNow: boolean },
 ): Promise<void> {
-  const { store, clock, processor } = deps;
+  const { store, clock } = deps;
+  const processor = deps.processorFor?.(site) ?? deps.processor;
   const now = clock();
   const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
   if (membership.cancelsAt !== undefined && membership.cancelsAt <= now) {

@@ -7,26 +7,31 @@ import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, SavedCard } from '../../contract/member';
 import { chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
+import type { ProcessorFor } from '../payments/processor-for';
 import { jsonResponse } from '../http/json';
 import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
 import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { findOpenPlan } from './plan-offers';
-import { readCard, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
+import { confirmSignUp, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
 
-export interface BillingRouteDeps extends BillingDeps {
+export interface BillingRouteDeps extends Omit<BillingDeps, 'processor'> {
   authenticate(c: Context<Env>): Promise<Authenticated>;
+  /** The processor the site takes payments through (its Stripe account, or the test processor). */
+  processorFor: ProcessorFor;
 }
 
 const savedCard = (m: PaymentMethodRecord): SavedCard => ({ brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear });
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
-  const { store, clock } = deps;
+export function billingRoutes(app: Hono<Env>, routeDeps: BillingRouteDeps): void {
+  const { store, clock } = routeDeps;
+  const billing = (site: SiteRecord): BillingDeps & BillingRouteDeps => ({ ...routeDeps, processor: routeDeps.processorFor(site) });
+  const deps = routeDeps;
 
   app.post('/sites/:subdomain/memberships', async (c) => {
     const site = c.get('site');
@@ -35,11 +40,22 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     if (typeof body.planPublicId !== 'string' || !body.planPublicId) {
       throw MemberError.of(400, 'invalidField', 'Name the plan by its public id', 'planPublicId');
     }
-    const card = readCard(body);
+    const payment = readPayment(body);
     const plan = await findOpenPlan(store, site.id, body.planPublicId);
     if (!plan) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'planPublicId');
-    const detail = await signUpToPlan(deps, site, member, plan, { planPublicId: plan.publicId, ...(card && { card }) });
-    return jsonResponse(detail, 201, NO_STORE);
+    const outcome = await signUpToPlan(billing(site), site, member, plan, payment);
+    // 202: the bank wants the payment confirmed in the browser; nothing is recorded until it is.
+    return jsonResponse(outcome, 'requiresAction' in outcome ? 202 : 201, NO_STORE);
+  });
+
+  app.post('/sites/:subdomain/memberships/confirm', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const body = await readObject(c.req.raw);
+    if (typeof body.intentId !== 'string' || !/^[A-Za-z0-9_]{3,255}$/.test(body.intentId)) {
+      throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the sign-up answered', 'intentId');
+    }
+    return jsonResponse(await confirmSignUp(billing(site), site, member, body.intentId), 201, NO_STORE);
   });
 
   app.post('/sites/:subdomain/memberships/:id/cancel', async (c) => {
@@ -84,11 +100,11 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   app.put('/sites/:subdomain/payment-method', async (c) => {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
-    const card = readCard(await readObject(c.req.raw));
-    if (!card) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
-    const saved = await saveCard(deps, site, member, card);
+    const payment = readPayment(await readObject(c.req.raw));
+    if (!payment) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
+    const saved = await saveCard(billing(site), site, member, payment);
     // A payment that failed is tried again at once on the new card, not at the next retry.
-    await chargeOverdue(deps, site, member.id);
+    await chargeOverdue(billing(site), site, member.id);
     return jsonResponse(savedCard(saved), 200, NO_STORE);
   });
 }
@@ -97,7 +113,7 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
  * A running subscription stops renewing: it ends when the period paid for does (`cancelsOn`),
  * and stays active until then. Anything else cannot be cancelled here.
  */
-async function cancelAtPeriodEnd({ store, clock }: BillingDeps, site: SiteRecord, membership: MembershipRecord): Promise<MembershipRecord> {
+async function cancelAtPeriodEnd({ store, clock }: Pick<BillingDeps, 'store' | 'clock'>, site: SiteRecord, membership: MembershipRecord): Promise<MembershipRecord> {
   const running = membership.type === 'subscription' && membership.status === 'active' && membership.billingPeriodEnd !== undefined;
   if (!running) throw MemberError.of(409, 'notCancellable', 'Only a running subscription can be cancelled', 'id');
   if (membership.cancelsAt !== undefined) return membership;

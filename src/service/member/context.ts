@@ -11,7 +11,7 @@ import { log } from '../diagnostics';
 import { clientAddress, type Connection } from '../http/client-address';
 import { jsonResponse } from '../http/json';
 import type { RateLimit } from '../http/rate-limit';
-import type { PaymentProcessor } from '../payments/processor';
+import type { ProcessorFor } from '../payments/processor-for';
 import type { MemberRecord, SessionRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { ClientLimits } from './client-limits';
@@ -25,8 +25,8 @@ export interface MemberApiOptions {
   store: Store;
   clock: Clock;
   passwords: PasswordHasher;
-  /** Takes the payments of plan sign-ups. */
-  processor: PaymentProcessor;
+  /** The processor each site takes payments through (its Stripe account, or the test processor). */
+  processorFor: ProcessorFor;
   /** Sign-ups per client address (SVC_SIGNUP_RATE_LIMIT); undefined: not limited per address. */
   signupsPerAddress: RateLimit | undefined;
   /** Sign-in attempts (passwords and codes) per client address (SVC_SIGNIN_RATE_LIMIT); undefined: not limited per address. */
@@ -48,7 +48,7 @@ export interface MemberContext {
   store: Store;
   clock: Clock;
   passwords: PasswordHasher;
-  processor: PaymentProcessor;
+  processorFor: ProcessorFor;
   /** Password checks per site and e-mail. */
   throttle: SignInThrottle;
   /** Wrong mailed codes per site and e-mail, across codes. */
@@ -69,7 +69,7 @@ export interface MemberContext {
 }
 
 export function memberContext(options: MemberApiOptions): MemberContext {
-  const { store, clock, passwords, processor, trustedProxies } = options;
+  const { store, clock, passwords, processorFor, trustedProxies } = options;
   const clientLimits = new ClientLimits(store, { signIns: options.signInsPerAddress, mails: options.mailsPerAddress });
   let proxyWarned = false;
   const addressOf = (c: MemberRequest) => {
@@ -85,7 +85,7 @@ export function memberContext(options: MemberApiOptions): MemberContext {
     store,
     clock,
     passwords,
-    processor,
+    processorFor,
     throttle: new SignInThrottle(store),
     codeThrottle: new SignInThrottle(store, 'sign-in-code', CODE_RULE),
     signupLimits: new SignupLimits(store, options.signupsPerAddress),

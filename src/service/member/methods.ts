@@ -21,6 +21,7 @@ export function methodsNotAllowed(app: MemberApp): void {
     '/sites/:subdomain/plans': 'GET',
     '/sites/:subdomain/plans/:publicId': 'GET',
     '/sites/:subdomain/memberships': 'POST',
+    '/sites/:subdomain/memberships/confirm': 'POST',
     '/sites/:subdomain/memberships/:id/cancel': 'POST',
     '/sites/:subdomain/invoices': 'GET',
     '/sites/:subdomain/payment-method': 'GET, PUT',

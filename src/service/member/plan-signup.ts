@@ -16,7 +16,7 @@
  * how many memberships and invoices of the plan the ledger holds), so the same attempt asked again
  * (after its process died between the charge and its record) is the same charge.
  */
-import type { ConversionDetail, PlanSignUpRequest } from '../../contract/member';
+import type { ConversionDetail, PaymentActionRequired } from '../../contract/member';
 import { membershipStatus, newMembershipTerms } from '../billing/membership-terms';
 import { formatMoney, fromMinor } from '../billing/money';
 import { receiptMails } from '../billing/notices';
@@ -29,7 +29,9 @@ import {
   PaymentDeclinedError,
   UnknownPaymentReferenceError,
   type CardDetails,
+  type ChargeReceipt,
   type PaymentProcessor,
+  type RequiresAction,
 } from '../payments/processor';
 import type { MemberRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -50,8 +52,23 @@ export const SIGN_UP_CLAIM_MS = 5 * 60_000;
 
 const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
 
-/** The card in a body, when any of its fields is there; each must then be text. */
-export function readCard(body: Record<string, unknown>): CardDetails | undefined {
+/**
+ * How a member pays, as a body says it: a payment method the processor's browser code made
+ * (`paymentMethodId`, Stripe.js's `pm_…`), or the test processor's card fields.
+ */
+export type Payment = { paymentMethodId: string } | { card: CardDetails };
+
+/** The payment in a body, when it names one; each field given must be text. */
+export function readPayment(body: Record<string, unknown>): Payment | undefined {
+  if (body.paymentMethodId !== undefined) {
+    if (typeof body.paymentMethodId !== 'string' || !/^[A-Za-z0-9_]{3,255}$/.test(body.paymentMethodId)) {
+      throw MemberError.of(400, 'invalidField', 'A payment method id is the one Stripe.js made, such as pm_1Q2…', 'paymentMethodId');
+    }
+    if (CARD_FIELDS.some((field) => body[field] !== undefined)) {
+      throw MemberError.of(400, 'invalidField', 'Send a payment method id or card fields, not both', 'cardNumber');
+    }
+    return { paymentMethodId: body.paymentMethodId };
+  }
   if (CARD_FIELDS.every((field) => body[field] === undefined)) return undefined;
   const problems = CARD_FIELDS.filter((field) => typeof body[field] !== 'string').map((path) => ({
     path,
@@ -59,7 +76,7 @@ export function readCard(body: Record<string, unknown>): CardDetails | undefined
     message: 'Enter the card number, its expiry (MM/YY) and its security code',
   }));
   if (problems.length > 0) throw MemberError.fields(problems);
-  return { cardNumber: body.cardNumber as string, cardExpiry: body.cardExpiry as string, cardCvc: body.cardCvc as string };
+  return { card: { cardNumber: body.cardNumber as string, cardExpiry: body.cardExpiry as string, cardCvc: body.cardCvc as string } };
 }
 
 /**
@@ -80,10 +97,21 @@ export async function ensureCustomer({ store, processor }: BillingDeps, site: Si
  * field, a card its bank refuses as it is saved a 402, and either keeps the card saved before.
  * A member whose customer the processor does not know (data imported from elsewhere, a processor
  * whose records were lost) gets a new customer, which the card is saved to.
+ *
+ * A site on Stripe takes only a payment method Stripe.js made (the card went from the browser
+ * to Stripe); the test processor takes its card fields, or nothing else yet.
  */
-export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
+export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, payment: Payment) {
+  const { processor } = deps;
+  const attach = processor.attachPaymentMethod?.bind(processor);
+  if ('card' in payment && attach) {
+    throw MemberError.of(400, 'invalidField', 'This site takes cards through Stripe: the card goes to Stripe from the page, never here', 'cardNumber');
+  }
+  if ('paymentMethodId' in payment && !attach) {
+    throw MemberError.of(400, 'invalidField', 'This site takes the card in its own fields (cardNumber, cardExpiry, cardCvc)', 'paymentMethodId');
+  }
+  const addTo = async (id: string) => ('card' in payment ? processor.addPaymentMethod(id, payment.card) : attach!(id, payment.paymentMethodId));
   const customerId = await ensureCustomer(deps, site, member);
-  const addTo = async (id: string) => deps.processor.addPaymentMethod(id, card);
   try {
     const method = await addTo(customerId).catch(async (error: unknown) => {
       if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
@@ -97,7 +125,11 @@ export async function saveCard(deps: BillingDeps, site: SiteRecord, member: Memb
     if (error instanceof InvalidCardError) {
       throw MemberError.fields(error.issues.map(({ path, message }) => ({ path, code: 'invalidField' as const, message })));
     }
-    if (error instanceof CardDeclinedError) throw MemberError.of(402, 'paymentDeclined', error.message, 'cardNumber');
+    const path = 'card' in payment ? 'cardNumber' : 'paymentMethodId';
+    if (error instanceof CardDeclinedError) throw MemberError.of(402, 'paymentDeclined', error.message, path);
+    if (error instanceof UnknownPaymentReferenceError && error.resource === 'paymentMethod') {
+      throw MemberError.of(400, 'invalidField', 'No such payment method: make it again with the card', path);
+    }
     throw error;
   }
 }
@@ -107,8 +139,13 @@ export async function signUpToPlan(
   site: SiteRecord,
   member: MemberRecord,
   plan: PlanRecord,
-  request: PlanSignUpRequest & { card?: CardDetails },
-): Promise<ConversionDetail> {
+  payment: Payment | undefined,
+): Promise<ConversionDetail | PaymentActionRequired> {
+  return signUpToPlanWith(deps, site, member, plan, () => signUpClaimed(deps, site, member, plan, payment));
+}
+
+/** `work` under the member's claim on the plan, unless the member is on it already (409). */
+async function signUpToPlanWith<T>(deps: BillingDeps, site: SiteRecord, member: MemberRecord, plan: PlanRecord, work: () => Promise<T>): Promise<T> {
   const { store, clock } = deps;
   const alreadyMember = () =>
     MemberError.of(409, 'alreadyMember', `You are on ${plan.name} already: its content is at ${plan.contentUrl ?? `https://${site.domain}/`}`, 'planPublicId');
@@ -123,7 +160,7 @@ export async function signUpToPlan(
   try {
     // Read again under the claim: a sign-up that held it before has recorded its membership by now.
     if (await onPlan()) throw alreadyMember();
-    return await signUpClaimed(deps, site, member, plan, request);
+    return await work();
   } finally {
     await release();
   }
@@ -145,29 +182,33 @@ export async function claimPlanSignUp(
   return async () => void (await store.releaseLease(name, holder));
 }
 
-/** The sign-up, under its claim. */
+/** The sign-up, under its claim: paid (or the bank's question), then recorded. */
 async function signUpClaimed(
   deps: BillingDeps,
   site: SiteRecord,
   member: MemberRecord,
   plan: PlanRecord,
-  request: PlanSignUpRequest & { card?: CardDetails },
-): Promise<ConversionDetail> {
+  payment: Payment | undefined,
+): Promise<ConversionDetail | PaymentActionRequired> {
   const { store, clock, processor } = deps;
   const now = clock();
   const quote = quotePlan(plan, now);
   let customerId = await ensureCustomer(deps, site, member);
-  let receipt: { chargeId: string; invoiceId: string } | undefined;
+  let paid: ChargeReceipt | RequiresAction | undefined;
   if (plan.type !== 'free') {
-    const card = request.card ? await saveCard(deps, site, member, request.card) : await store.getPaymentMethod(site.id, member.id);
-    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', 'cardNumber');
+    const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
+    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', processor.attachPaymentMethod ? 'paymentMethodId' : 'cardNumber');
     // Saving the card may have given the member a new customer (saveCard).
     customerId = await ensureCustomer(deps, site, member);
     const { grandTotalCents } = quote.dueNow;
     if (grandTotalCents > 0) {
       try {
         const idempotencyKey = await signUpAttemptKey(store, site, member, plan, customerId);
-        receipt = await processor.charge(customerId, card.processorId, { amountCents: grandTotalCents, currency: quote.currency!, description: plan.name, idempotencyKey });
+        const request = { amountCents: grandTotalCents, currency: quote.currency!, description: plan.name, idempotencyKey };
+        // The member is here: a processor that can ask the bank's questions in the browser does.
+        paid = processor.chargeOnSession
+          ? await processor.chargeOnSession(customerId, card.processorId, { ...request, metadata: signUpMetadata(site, member, plan) })
+          : await processor.charge(customerId, card.processorId, request);
       } catch (error) {
         if (!(error instanceof PaymentDeclinedError)) throw error;
         await recordDeclined(deps, site, member, plan, quote.dueNow, error);
@@ -175,6 +216,62 @@ async function signUpClaimed(
       }
     }
   }
+  if (paid && 'status' in paid) return { requiresAction: { intentId: paid.intentId, clientSecret: paid.clientSecret } };
+  return recordSignUp(deps, site, member, plan, customerId, paid, now);
+}
+
+/** What the service writes on a payment it makes for a sign-up, so its confirmation finds the sign-up again. */
+const signUpMetadata = (site: SiteRecord, member: MemberRecord, plan: PlanRecord) => ({
+  svc_site: String(site.id), svc_member: String(member.id), svc_plan: String(plan.id),
+});
+
+/**
+ * A sign-up whose payment the bank wanted confirmed (POST /memberships/confirm): the service asks
+ * the processor how the intent ended (never the browser), checks it is this member's sign-up on
+ * this site, and records the membership only if it was paid. Confirming twice finds the member on
+ * the plan (409).
+ */
+export async function confirmSignUp(deps: BillingDeps, site: SiteRecord, member: MemberRecord, intentId: string): Promise<ConversionDetail> {
+  const { store, processor, clock } = deps;
+  const notYours = () => MemberError.of(404, 'notFound', 'No payment of yours with that id', 'intentId');
+  if (!processor.paymentOutcome) throw notYours();
+  const outcome = await processor.paymentOutcome(intentId).catch((error: unknown) => {
+    if (error instanceof UnknownPaymentReferenceError) throw notYours();
+    throw error;
+  });
+  const fresh = (await store.getMember(site.id, member.id)) ?? member;
+  const meta = outcome.metadata;
+  if (meta.svc_site !== String(site.id) || meta.svc_member !== String(member.id) || outcome.customerId !== fresh.processorCustomerId) throw notYours();
+  const plan = await store.getPlan(site.id, Number(meta.svc_plan));
+  if (!plan) throw notYours();
+  const result = await signUpToPlanWith(deps, site, fresh, plan, async () => {
+    const now = clock();
+    if (outcome.status === 'requiresAction') {
+      throw MemberError.of(409, 'paymentPending', 'The payment still waits for your bank: confirm it in the window your bank opened', 'intentId');
+    }
+    if (outcome.status === 'failed' || !outcome.receipt) {
+      const quote = quotePlan(plan, now);
+      const declined = new PaymentDeclinedError('card_declined', `${intentId}:declined`, intentId, outcome.amountCents, outcome.currency);
+      await recordDeclined(deps, site, fresh, plan, quote.dueNow, declined);
+      throw MemberError.of(402, 'paymentDeclined', 'Your bank did not confirm the payment.', 'intentId');
+    }
+    return recordSignUp(deps, site, fresh, plan, outcome.customerId, outcome.receipt, now);
+  });
+  return result as ConversionDetail;
+}
+
+/** The membership, its invoice when paid, the conversion event, and what the widget is answered. */
+async function recordSignUp(
+  deps: BillingDeps,
+  site: SiteRecord,
+  member: MemberRecord,
+  plan: PlanRecord,
+  customerId: string,
+  receipt: ChargeReceipt | undefined,
+  now: number,
+): Promise<ConversionDetail> {
+  const { store } = deps;
+  const quote = quotePlan(plan, now);
   const terms = newMembershipTerms(plan, now);
   const [membershipId] = (await store.createMemberships([
     {
