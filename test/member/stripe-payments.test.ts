@@ -102,9 +102,14 @@ test('3155: 202 with the client secret; nothing recorded until Stripe says the p
 test('3155 refused at the bank: confirmed as declined (402), a failed invoice and an abandoned conversion, no membership', async () => {
   const { requiresAction } = await jsonOf<PaymentActionRequired>(await join({ paymentMethodId: await paymentMethod('4000002500003155') }), 202);
   await standIn.authenticate(requiresAction.intentId, 'refuse');
-  await expectError(await request('/memberships/confirm', { method: 'POST', token, json: { intentId: requiresAction.intentId } }), 402, 'paymentDeclined');
+  const confirm = () => request('/memberships/confirm', { method: 'POST', token, json: { intentId: requiresAction.intentId } });
+  await expectError(await confirm(), 402, 'paymentDeclined');
+  // Asked again: the same answer, recorded once.
+  await expectError(await confirm(), 402, 'paymentDeclined');
   expect(await memberships()).toEqual([]);
   expect((await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!)).map((i) => i.status)).toEqual(['failed']);
+  const events = await store.listMemberEvents(demo.site.id, { memberId: demo.memberIds.grace! }, { limit: 10 });
+  expect(events.items.filter((e) => e.eventType === 'abandonedConversion')).toHaveLength(1);
 });
 
 test('another member cannot confirm a payment that is not theirs, nor an id Stripe does not know', async () => {

@@ -250,10 +250,13 @@ export async function confirmSignUp(deps: BillingDeps, site: SiteRecord, member:
       throw MemberError.of(409, 'paymentPending', 'The payment still waits for your bank: confirm it in the window your bank opened', 'intentId');
     }
     if (outcome.status === 'failed' || !outcome.receipt) {
+      const refused = () => MemberError.of(402, 'paymentDeclined', 'Your bank did not confirm the payment.', 'intentId');
+      // Confirmed twice: the refusal is recorded once.
+      if ((await store.listInvoicesOfMember(site.id, fresh.id)).some((i) => i.processorInvoiceId === intentId)) throw refused();
       const quote = quotePlan(plan, now);
       const declined = new PaymentDeclinedError('card_declined', `${intentId}:declined`, intentId, outcome.amountCents, outcome.currency);
       await recordDeclined(deps, site, fresh, plan, quote.dueNow, declined);
-      throw MemberError.of(402, 'paymentDeclined', 'Your bank did not confirm the payment.', 'intentId');
+      throw refused();
     }
     return recordSignUp(deps, site, fresh, plan, outcome.customerId, outcome.receipt, now);
   });
