@@ -126,3 +126,10 @@ test('PUT /payment-method on a Stripe site takes a payment method id, never a ca
   expect(saved.last4).toBe('4444');
   await expectError(await request('/payment-method', { method: 'PUT', token, json: { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' } }), 400, 'invalidField', 'cardNumber');
 });
+
+test('0341: attached, its first charge declined (402 on paymentMethodId), a failed invoice naming Stripe\'s charge, no membership', async () => {
+  await expectError(await join({ paymentMethodId: await paymentMethod('4000000000000341') }), 402, 'paymentDeclined', 'paymentMethodId');
+  expect(await memberships()).toEqual([]);
+  const [invoice] = await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!);
+  expect(invoice).toMatchObject({ status: 'failed', processorInvoiceId: expect.stringMatching(/^pi_/), processorChargeId: expect.stringMatching(/^ch_/) });
+});

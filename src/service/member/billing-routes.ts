@@ -28,10 +28,10 @@ export interface BillingRouteDeps extends Omit<BillingDeps, 'processor'> {
 const savedCard = (m: PaymentMethodRecord): SavedCard => ({ brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear });
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function billingRoutes(app: Hono<Env>, routeDeps: BillingRouteDeps): void {
-  const { store, clock } = routeDeps;
-  const billing = (site: SiteRecord): BillingDeps & BillingRouteDeps => ({ ...routeDeps, processor: routeDeps.processorFor(site) });
-  const deps = routeDeps;
+export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
+  const { store, clock } = deps;
+  /** The billing functions' dependencies with the site's processor. */
+  const billing = (site: SiteRecord): BillingDeps => ({ store, clock, processor: deps.processorFor(site) });
 
   app.post('/sites/:subdomain/memberships', async (c) => {
     const site = c.get('site');
@@ -102,9 +102,10 @@ export function billingRoutes(app: Hono<Env>, routeDeps: BillingRouteDeps): void
     const { member } = await deps.authenticate(c);
     const payment = readPayment(await readObject(c.req.raw));
     if (!payment) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
-    const saved = await saveCard(billing(site), site, member, payment);
+    const siteBilling = billing(site);
+    const saved = await saveCard(siteBilling, site, member, payment);
     // A payment that failed is tried again at once on the new card, not at the next retry.
-    await chargeOverdue(billing(site), site, member.id);
+    await chargeOverdue(siteBilling, site, member.id);
     return jsonResponse(savedCard(saved), 200, NO_STORE);
   });
 }

@@ -195,9 +195,11 @@ async function signUpClaimed(
   const quote = quotePlan(plan, now);
   let customerId = await ensureCustomer(deps, site, member);
   let paid: ChargeReceipt | RequiresAction | undefined;
+  /** Where a card problem is said: the payment method Stripe.js made, or the test processor's card field. */
+  const cardPath = processor.attachPaymentMethod ? 'paymentMethodId' : 'cardNumber';
   if (plan.type !== 'free') {
     const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
-    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', processor.attachPaymentMethod ? 'paymentMethodId' : 'cardNumber');
+    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', cardPath);
     // Saving the card may have given the member a new customer (saveCard).
     customerId = await ensureCustomer(deps, site, member);
     const { grandTotalCents } = quote.dueNow;
@@ -212,7 +214,7 @@ async function signUpClaimed(
       } catch (error) {
         if (!(error instanceof PaymentDeclinedError)) throw error;
         await recordDeclined(deps, site, member, plan, quote.dueNow, error);
-        throw MemberError.of(402, 'paymentDeclined', error.message, 'cardNumber');
+        throw MemberError.of(402, 'paymentDeclined', error.message, cardPath);
       }
     }
   }
