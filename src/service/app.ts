@@ -120,5 +120,12 @@ export async function createServiceApp({
   });
   // The same answer as the Admin API's for a path it does not have (`/admin/v2/…` is one of these), no-store included.
   app.notFound(() => AdminError.of(404, 'notFound', 'No such endpoint', 'base', { 'cache-control': 'no-store' }).toResponse());
+  // hono looks a request's method up on plain objects, so a method named like an
+  // Object.prototype property (`toString`, `constructor`) threw inside its router: a 500, found
+  // by the Admin API's fuzzing. Such a method is routed in capitals, another method no route
+  // takes, and is answered as any unknown method is (401 without a key, 405, 404).
+  const route = app.fetch;
+  app.fetch = (request, ...rest) =>
+    route(request.method in Object.prototype ? new Request(request, { method: request.method.toUpperCase(), duplex: 'half' } as RequestInit) : request, ...rest);
   return app;
 }
