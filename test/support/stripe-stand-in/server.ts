@@ -336,6 +336,14 @@ class Account {
 
   // --- customers -----------------------------------------------------------------------------
 
+  /** What Stripe.js's handleNextAction is told to do for a 3-D Secure step: here, the stand-in's own page. */
+  threeDSecureStep(intentId: string): Stripe.PaymentIntent.NextAction & Stripe.SetupIntent.NextAction {
+    return {
+      type: 'use_stripe_sdk',
+      use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: `${this.baseUrl()}/_stand-in/intents/${intentId}/authenticate`, source: randomId('src_') },
+    };
+  }
+
   createCustomer(p: Params): Stripe.Customer {
     expansions(p.expand, []);
     const customer: Stripe.Customer = {
@@ -639,14 +647,7 @@ class Account {
     }
     if (asks) {
       pi.status = 'requires_action';
-      pi.next_action = {
-        type: 'use_stripe_sdk',
-        use_stripe_sdk: {
-          type: 'three_d_secure_redirect',
-          stripe_js: `${this.baseUrl()}/_stand-in/intents/${pi.id}/authenticate`,
-          source: randomId('src_'),
-        },
-      };
+      pi.next_action = this.threeDSecureStep(pi.id);
       return;
     }
     this.chargePayment(state, m, expand, false);
@@ -902,14 +903,7 @@ class Account {
     }
     if (m.card.threeDSecure !== 'none') {
       si.status = 'requires_action';
-      si.next_action = {
-        type: 'use_stripe_sdk',
-        use_stripe_sdk: {
-          type: 'three_d_secure_redirect',
-          stripe_js: `${this.baseUrl()}/_stand-in/intents/${si.id}/authenticate`,
-          source: randomId('src_'),
-        },
-      };
+      si.next_action = this.threeDSecureStep(si.id);
       return;
     }
     this.succeedSetup(si, m);
