@@ -6,8 +6,7 @@
  * themselves are never in the file, in `export`, in the database or in a log.
  */
 import { z } from 'zod';
-
-const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
+import { described } from './described';
 
 /** A variable's name as a shell writes it: `STRIPE_SECRET_KEY`. */
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'the name of an environment variable: letters, digits and _, not starting with a digit');

@@ -14,9 +14,9 @@ import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
 import { domainSchema, localeSchema, subdomainSchema } from '../domain/sites';
 import { emailSchema, multiLineText, nameText, oneLineText, textSchema } from '../domain/text-schema';
+import { described } from './described';
 import { paymentsSchema } from './payments-schema';
 
-const described = <S extends z.ZodType>(schema: S, description: string): S => schema.describe(description) as S;
 
 const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
 
