@@ -50,10 +50,10 @@ const brandOf = (brand: string | undefined): CardBrand => (brand && BRANDS.has(b
 const NO_REDIRECTS = { enabled: true, allow_redirects: 'never' } as const;
 
 export class StripePaymentProcessor implements PaymentProcessor {
-  readonly stripe: Stripe;
+  private readonly stripe: Stripe;
 
-  constructor(options: StripeProcessorOptions | { client: Stripe }) {
-    this.stripe = 'client' in options ? options.client : stripeClient(options);
+  constructor(options: StripeProcessorOptions) {
+    this.stripe = stripeClient(options);
   }
 
   async createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }> {
