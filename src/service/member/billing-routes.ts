@@ -14,7 +14,7 @@ import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { findOpenPlan } from './plan-offers';
-import { confirmSignUp, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
+import { confirmSignUp, PROCESSOR_ID, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
@@ -52,7 +52,7 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const body = await readObject(c.req.raw);
-    if (typeof body.intentId !== 'string' || !/^[A-Za-z0-9_]{3,255}$/.test(body.intentId)) {
+    if (typeof body.intentId !== 'string' || !PROCESSOR_ID.test(body.intentId)) {
       throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the sign-up answered', 'intentId');
     }
     return jsonResponse(await confirmSignUp(billing(site), site, member, body.intentId), 201, NO_STORE);

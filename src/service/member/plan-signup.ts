@@ -58,10 +58,13 @@ const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
  */
 export type Payment = { paymentMethodId: string } | { card: CardDetails };
 
+/** An id a processor gave (`pm_…`, `pi_…`), as a body may carry one. */
+export const PROCESSOR_ID = /^[A-Za-z0-9_]{3,255}$/;
+
 /** The payment in a body, when it names one; each field given must be text. */
 export function readPayment(body: Record<string, unknown>): Payment | undefined {
   if (body.paymentMethodId !== undefined) {
-    if (typeof body.paymentMethodId !== 'string' || !/^[A-Za-z0-9_]{3,255}$/.test(body.paymentMethodId)) {
+    if (typeof body.paymentMethodId !== 'string' || !PROCESSOR_ID.test(body.paymentMethodId)) {
       throw MemberError.of(400, 'invalidField', 'A payment method id is the one Stripe.js made, such as pm_1Q2…', 'paymentMethodId');
     }
     if (CARD_FIELDS.some((field) => body[field] !== undefined)) {
