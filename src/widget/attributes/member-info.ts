@@ -34,6 +34,11 @@ export class MemberInfo implements MemberDelegate {
     this._for(element)._render(element);
   }
 
+  _elementChildrenChanged(element: Element): void {
+    if (isFormControl(element)) this._prefill._optionsChanged(element);
+    else this._text._contentChanged(element);
+  }
+
   _elementUnmatched(element: Element): void {
     if (!isFormControl(element)) this._text._restore(element);
   }
