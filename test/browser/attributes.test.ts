@@ -400,14 +400,14 @@ describe('member info (data-svc-member-info)', () => {
     const page = await newPage();
     await open(page, 'member-info.html');
     await login(page, 'ada');
-    // Again, as a new page arriving in pieces, each ending inside a tagged element: the cached
-    // member is drawn into the element before the parser has put its placeholder there.
+    // Again, as a new page arriving in pieces, each ending inside a tagged element: drawn with the
+    // cached member at once, the element would take the rest of its placeholder into the value.
     await page.goto(`${server!.origin}/member-info-streamed.html?pause=${PAUSE_MS}`, { waitUntil: 'load' });
     await page.waitForFunction(() => window.Service?.ready === true, undefined, { timeout: 5_000, polling: 20 });
     const texts = () =>
       page.evaluate(() => ['greeting', 'name'].map((id) => [document.getElementById(id)!.textContent, document.getElementById(id)!.childNodes.length]));
     expect(await texts()).toEqual([['Ada', 1], ['Ada Lovelace', 1]]);
-    // A select whose options came after it was drawn is filled once they are there.
+    // A select whose options were still arriving is filled once they are all there.
     expect(await page.locator('#role').inputValue()).toBe('developer');
     await logout(page);
     expect(await texts()).toEqual([['friend', 1], ['Anonymous reader', 2]]);

@@ -12,12 +12,6 @@ export interface ElementObserverDelegate {
   _elementUnmatched(element: Element): void;
   /** An observed attribute of a tracked element changed, and the element still matches. */
   _elementAttributeChanged(element: Element): void;
-  /**
-   * Nodes were added to or removed from a tracked element itself, or (while the document loads)
-   * the text of one of its text nodes changed: the parser's doing when an element's content
-   * arrives after the element.
-   */
-  _elementChildrenChanged?(element: Element): void;
 }
 
 export class ElementObserver<D extends ElementObserverDelegate = ElementObserverDelegate> {
@@ -38,18 +32,8 @@ export class ElementObserver<D extends ElementObserverDelegate = ElementObserver
   _start(): void {
     if (this._started) return;
     this._started = true;
-    this._observe(this._root.ownerDocument.readyState === 'loading');
+    this._observer.observe(this._root, { childList: true, subtree: true, attributes: true, attributeFilter: this._attributes });
     this._refresh();
-  }
-
-  /**
-   * While the document loads, text changes are followed too: the parser adds a piece's text to
-   * the text node an element ends with, which may be one the delegate wrote. After that, only
-   * elements and the attributes are followed.
-   */
-  _observe(parsing: boolean): void {
-    this._observer.observe(this._root, { childList: true, subtree: true, characterData: parsing, attributes: true, attributeFilter: this._attributes });
-    if (parsing) this._root.ownerDocument.addEventListener('DOMContentLoaded', () => this._started && this._observe(false), { once: true });
   }
 
   /** Takes in the changes not yet delivered to the callback, so `_elements` is the page as it is. */
@@ -75,17 +59,11 @@ export class ElementObserver<D extends ElementObserverDelegate = ElementObserver
   _process(records: MutationRecord[]): void {
     for (const record of records) {
       if (record.type === 'attributes') this._attributeChanged(record.target as Element);
-      else if (record.type === 'characterData') this._childrenChanged(record.target.parentNode);
       else {
         for (const node of record.removedNodes) this._each(node, this._remove);
         for (const node of record.addedNodes) this._each(node, this._add);
-        this._childrenChanged(record.target);
       }
     }
-  }
-
-  _childrenChanged(node: Node | null): void {
-    if (this._elements.has(node as Element)) this._delegate._elementChildrenChanged?.(node as Element);
   }
 
   _attributeChanged(element: Element): void {

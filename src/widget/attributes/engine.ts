@@ -4,7 +4,7 @@ import { addHidingStyle } from './hiding-style';
 import { MemberInfo } from './member-info';
 import type { MemberSource } from './member-source';
 import { MemberValues } from './member-values';
-import { HIDE, MEMBER_INFO, SHOW, isFormControl } from './names';
+import { HIDE, MEMBER_INFO, SHOW, isFormControl, stillArriving } from './names';
 import { Visibility } from './visibility';
 
 /** Keeps the page's data-svc-* elements in step with the member (spec 4.1). */
@@ -29,6 +29,8 @@ export function attributeEngine(doc: Document, state: MemberSource, labels: Chec
     _start() {
       removeStyle ??= addHidingStyle(doc);
       for (const observer of observers) observer._start();
+      // What was still arriving (names.ts, stillArriving) is drawn once the parser is done.
+      if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', () => engine._render(), { once: true });
     },
     _stop() {
       for (const observer of observers) observer._stop();
@@ -45,6 +47,7 @@ export function attributeEngine(doc: Document, state: MemberSource, labels: Chec
       for (const element of visibility._elements) visibility._delegate._render(element);
       const controls: Element[] = [];
       for (const element of info._elements) {
+        if (stillArriving(element)) continue;
         if (isFormControl(element)) controls.push(element);
         else info._delegate._text._render(element);
       }

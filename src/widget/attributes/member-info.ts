@@ -1,7 +1,7 @@
 import type { MemberDelegate } from './member-delegate';
 import { MemberText } from './member-text';
 import type { MemberValues } from './member-values';
-import { isFormControl } from './names';
+import { isFormControl, stillArriving } from './names';
 import { Prefill } from './prefill';
 
 /**
@@ -27,16 +27,11 @@ export class MemberInfo implements MemberDelegate {
   }
 
   _elementMatched(element: Element): void {
-    this._for(element)._render(element);
+    this._render(element);
   }
 
   _elementAttributeChanged(element: Element): void {
-    this._for(element)._render(element);
-  }
-
-  _elementChildrenChanged(element: Element): void {
-    if (isFormControl(element)) this._prefill._optionsChanged(element);
-    else this._text._contentChanged(element);
+    this._render(element);
   }
 
   _elementUnmatched(element: Element): void {
@@ -44,6 +39,6 @@ export class MemberInfo implements MemberDelegate {
   }
 
   _render(element: Element): void {
-    this._for(element)._render(element);
+    if (!stillArriving(element)) this._for(element)._render(element);
   }
 }

@@ -9,8 +9,6 @@ export class MemberText {
   readonly _texts = new WeakMap<Element, Text>();
   /** The element's own content, set aside while the value is shown. */
   readonly _saved = new WeakMap<Element, Node[]>();
-  /** The value as written into the text node, to tell the page's text added to it. */
-  readonly _written = new WeakMap<Element, string>();
 
   constructor(readonly _values: MemberValues) {}
 
@@ -19,7 +17,6 @@ export class MemberText {
     const text = value === undefined ? '' : this._values._text(value);
     if (!text) return this._restore(element);
     const node = this._texts.get(element);
-    this._written.set(element, text);
     if (node?.parentNode === element) {
       if (node.data !== text) node.data = text;
       return;
@@ -28,22 +25,6 @@ export class MemberText {
     this._saved.set(element, [...element.childNodes]);
     this._texts.set(element, fresh);
     element.replaceChildren(fresh);
-  }
-
-  /**
-   * Content that joined the value's text node (the parser's, when the element was drawn before
-   * its content arrived) belongs to the page: it is set aside with the rest, for the logout.
-   */
-  _contentChanged(element: Element): void {
-    const node = this._texts.get(element);
-    const written = this._written.get(element)!;
-    if (node?.parentNode !== element || (element.childNodes.length === 1 && node.data === written)) return;
-    const saved = this._saved.get(element)!;
-    // The parser adds text to the text node an element ends with: ours, if the element was drawn.
-    if (node.data !== written && node.data.startsWith(written)) saved.push(node.ownerDocument.createTextNode(node.data.slice(written.length)));
-    saved.push(...[...element.childNodes].filter((child) => child !== node));
-    node.data = written;
-    element.replaceChildren(node);
   }
 
   _restore(element: Element): void {

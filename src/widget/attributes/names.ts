@@ -7,3 +7,13 @@ export const HIDDEN = 'data-svc-hidden';
 
 /** Elements a value is filled into (prefill) rather than written into (embedding). */
 export const isFormControl = (element: Element): boolean => /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName);
+
+/**
+ * While the document loads, an element on its last-child edge may still be getting content from
+ * the parser (a placeholder's text, a select's options): it is drawn once the document is parsed.
+ */
+export function stillArriving(element: Element): boolean {
+  if (element.ownerDocument.readyState !== 'loading') return false;
+  for (let node: Node | null = element; node; node = node.parentNode) if (node.nextSibling) return false;
+  return true;
+}

@@ -10,8 +10,6 @@ const NOT_TEXT = /^(button|submit|reset|image|file)$/;
  */
 export class Prefill {
   readonly _filled = new WeakSet<Element>();
-  /** Selects filled before the member's option was there, with the value they had then. */
-  readonly _waiting = new WeakMap<Element, string>();
 
   constructor(readonly _values: MemberValues) {}
 
@@ -23,29 +21,11 @@ export class Prefill {
     const text = checkbox ? '' : this._values._text(value);
     if (text === null) return; // the site's language is on its way; this runs again then
     this._filled.add(element);
-    if (fill(element, value, text)) return changed(element);
-    // A select without the member's option yet: the parser (or the page) may still add it.
-    if (element.tagName === 'SELECT') this._waiting.set(element, (element as HTMLSelectElement).value);
+    if (!fill(element, value, text)) return;
+    // Frameworks that keep their own copy of a field's value learn of the change as from typing.
+    element.dispatchEvent(new Event('input', { bubbles: true }));
+    element.dispatchEvent(new Event('change', { bubbles: true }));
   }
-
-  /** A select's options changed: one that waited for the member's option is filled once it is there. */
-  _optionsChanged(element: Element): void {
-    const before = this._waiting.get(element);
-    if (before === undefined) return;
-    const value = this._values._value(element);
-    const text = value === undefined ? null : this._values._text(value);
-    // Chosen by the visitor meanwhile, or nobody to fill it for: it waits no more.
-    if ((element as HTMLSelectElement).value !== before || text === null) return void this._waiting.delete(element);
-    if (!fill(element, value!, text)) return;
-    this._waiting.delete(element);
-    changed(element);
-  }
-}
-
-/** Frameworks that keep their own copy of a field's value learn of the change as from typing. */
-function changed(element: Element): void {
-  element.dispatchEvent(new Event('input', { bubbles: true }));
-  element.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
 /** Puts the value in the control; false when this control cannot take it. */

@@ -122,28 +122,6 @@ test('a single select takes the select field’s value, matching the option valu
   expect(seen.filter((e) => e.endsWith('#caps'))).toEqual([]);
 });
 
-test('a select filled before the member’s option is there takes it when it comes, unless the visitor chose meanwhile', async () => {
-  const h = await harness();
-  document.body.innerHTML = `
-    <select id="late" data-svc-member-info="${field(h, 'role')}"><option value="">Choose</option></select>
-    <select id="chosen" data-svc-member-info="${field(h, 'role')}"><option value="">Choose</option><option value="other">Other</option></select>`;
-  h.start();
-  await waitFor(() => expect(h.service.ready).toBe(true));
-  const seen = recordInputEvents();
-  await h.service.login(ADA);
-  expect([select('late').value, select('chosen').value]).toEqual(['', '']);
-  select('chosen').value = 'other'; // the visitor's choice
-  for (const id of ['late', 'chosen']) select(id).insertAdjacentHTML('beforeend', '<option value="developer">Developer</option>');
-  await settle();
-  expect([select('late').value, select('chosen').value]).toEqual(['developer', 'other']);
-  expect(seen).toEqual(['input#late', 'change#late']);
-  // Filled once: options added later again change nothing.
-  select('late').value = '';
-  select('late').insertAdjacentHTML('beforeend', '<option value="designer">Designer</option>');
-  await settle();
-  expect(select('late').value).toBe('');
-});
-
 test('an empty value fills nothing: a select keeps its own choice, a text input its default', async () => {
   const h = await harness();
   // Grace never answered the company or topics fields: their values are "" and [].

@@ -6,6 +6,7 @@ import type { SiteConfig } from '../../../src/contract/member';
 import type { ApiRequest } from '../../../src/widget/api-client';
 import { parseCriterion } from '../../../src/widget/attributes/criteria';
 import { ElementObserver, type ElementObserverDelegate } from '../../../src/widget/attributes/element-observer';
+import { stillArriving } from '../../../src/widget/attributes/names';
 import { checkboxLabels, LABELS_MAX_AGE_MS } from '../../../src/widget/checkbox-labels';
 import type { KeyValueStore } from '../../../src/widget/storage';
 
@@ -412,4 +413,18 @@ test('ElementObserver: refresh takes in pending changes at once and re-checks th
   allowed = false;
   o._refresh();
   expect(take().sort()).toEqual(['unmatched #a', 'unmatched #b']);
+});
+
+// stillArriving
+
+test('stillArriving: while the document loads, only an element on its last-child edge may still get content', () => {
+  document.body.innerHTML = '<p id="done">Hello, <span id="closed">friend</span>!</p><p id="open">Name: <span id="edge"></span></p>';
+  const $ = (id: string) => document.getElementById(id)!;
+  vi.spyOn(document, 'readyState', 'get').mockReturnValue('loading');
+  expect(['done', 'closed', 'open', 'edge'].map((id) => stillArriving($(id)))).toEqual([false, false, true, true]);
+  $('open').after(document.createElement('footer')); // the parser went on past it
+  expect(stillArriving($('edge'))).toBe(false);
+  vi.spyOn(document, 'readyState', 'get').mockReturnValue('interactive');
+  document.body.append(document.createElement('span'));
+  expect(stillArriving(document.body.lastElementChild!)).toBe(false);
 });
