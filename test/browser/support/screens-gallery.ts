@@ -11,9 +11,10 @@
  * - `light-accent`: a light accent (`#fde047`) with the site's own radius (4) and font (Georgia).
  *
  * For each look, each colour scheme (`light`, `dark`: the member's system setting, emulated) and
- * each viewport (1280×800, 375×740), every screen is opened with `?svcopen=` in a page of its own
- * (one browser context per look and logged in or out, so the widget's scripts are fetched and the
- * member logs in once per look; each page has its viewport and scheme), and once its dialog is
+ * each viewport (1280×800, 375×740), every screen is opened in one page (one browser context per
+ * look and logged in or out, so the widget's scripts are fetched and the member logs in once per
+ * look; one page per scheme and viewport: the first screen by `?svcopen=` as the page loads, the
+ * others by `Service.open`, as a page's own button would), and once its dialog is
  * named with the screen's title (not "Loading…") and the network is quiet, the viewport is written
  * to test-results/screens/<look>/<scheme>-<width>-<in|out>-<screen>.png. At 1280 px axe-core also
  * runs on the modal host and its open shadow root, as in accessibility.test.ts, and, where the
@@ -23,8 +24,8 @@
  * `incomplete`: not a failure, but not checked either).
  * Last, every picture must be there, each more than 3 KB.
  *
- * Tests run one after another (the file has no concurrent test); while one looks at its page, the
- * next one's blank page is opened (and the page looked at brought back to the front: Chromium
+ * Tests run one after another (the file has no concurrent test); while one looks at the last screen
+ * of its page, the next page's blank page is opened (and the page looked at brought back to the front: Chromium
  * draws a page behind another about once a second). A picture is taken before the axe check, so a
  * screen axe fails on still has its picture.
  */
@@ -175,6 +176,8 @@ let current: { key: string; context: BrowserContext } | undefined;
 
 async function contextFor(c: Case): Promise<BrowserContext> {
   if (current?.key === c.group) return current.context;
+  await closeShown();
+  preparing.clear();
   await current?.context.close();
   current = undefined;
   const context = await browser!.newContext();
@@ -279,11 +282,14 @@ function dialogNamed(title: string): boolean {
  * Opens the case's screen in its page, waits until its dialog has the screen's title (so is drawn,
  * no longer "Loading…") and the network is quiet.
  */
-async function openScreen({ page, network }: Prepared, c: Case): Promise<WidgetPage> {
+async function openScreen({ page, network }: Prepared, c: Case, fresh: boolean): Promise<WidgetPage> {
   const site = sites.get(c.look.name)!;
   const path = c.screen.path.replace(/\{(\w+)\}/g, (_, key: keyof ScreensSiteIds) => site.ids[key]);
   try {
-    await page.page.goto(`${site.pages.url(HOST_A)}?svcopen=${encodeURIComponent(path)}`, { waitUntil: 'domcontentloaded' });
+    if (fresh) await page.page.goto(`${site.pages.url(HOST_A)}?svcopen=${encodeURIComponent(path)}`, { waitUntil: 'domcontentloaded' });
+    // The page already shows a screen: the next one opens as the page's own link or button would
+    // (Service.open; opening a screen closes the one before).
+    else await page.page.evaluate((svcopen) => window.Service.open(svcopen), path);
     // Checked on every frame (a locator's wait backs off to 500 ms between tries).
     await page.page.waitForFunction(dialogNamed, c.screen.dialog.replace(/\s+/g, ' ').trim().toLowerCase(), { polling: 'raf', timeout: 10_000 });
     // The same name as the browser's accessibility tree has it.
@@ -321,8 +327,8 @@ async function openScreen({ page, network }: Prepared, c: Case): Promise<WidgetP
  * but it is written to the report, since that text was not checked.
  */
 async function axeResults(page: Page): Promise<{ violations: Violation[]; incomplete: Violation[] }> {
-  // Added after the picture, which shows the page as the widget left it.
-  await page.addScriptTag({ content: AXE_SOURCE });
+  // Added after the first picture of the page, which shows the page as the widget left it; once a page.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
     const run = (window as unknown as { axe: typeof axe }).axe;
     const host = document.querySelector('[data-svc-modal]')!;
@@ -409,28 +415,54 @@ function writeReport(look: Look): void {
 }
 
 /**
- * The next case's blank page, opened while a test looks at its own (a new page starts a renderer
- * process, the slowest part of opening one); only the blank page: loading the next screen at the
- * same time slowed both down on two cores.
+ * One page shows every screen of a page group (the cases of a context with the same colour scheme
+ * and viewport): the first by `?svcopen=` as the page loads, the others by `Service.open`, so the
+ * widget starts, and axe-core is parsed, once a group rather than once a screen (the gallery's
+ * time went mostly there). `?svcopen=` itself, on every screen, is router-rows.test.ts's.
  */
-const preparing = new Map<number, Promise<Prepared>>();
+let shown: { key: string; prepared: Prepared } | undefined;
+const pageKey = (c: Case) => `${c.group}/${c.scheme}/${c.viewport.width}`;
+
+/**
+ * The next page group's blank page, opened while a test looks at the last screen of its own (a
+ * new page starts a renderer process, the slowest part of opening one); only the blank page:
+ * loading the next screen at the same time slowed both down on two cores.
+ */
+const preparing = new Map<string, Promise<Prepared>>();
+
+async function closeShown(): Promise<void> {
+  const page = shown?.prepared.page.page;
+  shown = undefined;
+  await page?.close().catch(() => {});
+}
 
 async function openCase(index: number, context: BrowserContext): Promise<WidgetPage> {
   const c = CASES[index]!;
-  const prepared = await (preparing.get(index) ?? preparePage(context, c));
-  preparing.delete(index);
+  const key = pageKey(c);
+  const fresh = shown?.key !== key;
+  if (fresh) {
+    await closeShown();
+    const prepared = await (preparing.get(key) ?? preparePage(context, c));
+    preparing.delete(key);
+    shown = { key, prepared };
+  }
+  const { prepared } = shown!;
   const next = CASES[index + 1];
-  if (next?.group === c.group) {
+  if (next && next.group === c.group && pageKey(next) !== key && !preparing.has(pageKey(next))) {
     const ahead = preparePage(context, next);
-    preparing.set(index + 1, ahead);
+    preparing.set(pageKey(next), ahead);
     // A newer page is the one in front, and Chromium draws a page behind it about once a second
     // (requestAnimationFrame, screenshots): this case's page goes back to the front.
     ahead.then(() => prepared.page.page.bringToFront()).catch(() => {}); // a failure is reported by that case's test
   }
   await prepared.page.page.bringToFront();
-  return openScreen(prepared, c);
+  try {
+    return await openScreen(prepared, c, fresh);
+  } catch (error) {
+    shown = undefined; // openScreen closed the page: the next case starts afresh
+    throw error;
+  }
 }
-
 
 /** Registers the hooks and tests of one look's gallery: what a screens-gallery.<look>.test.ts runs. */
 export function screensGallery(lookName: string): void {
@@ -461,18 +493,14 @@ export function screensGallery(lookName: string): void {
     browserTest(`${file}: "${screen.dialog}" (svcopen=${screen.path})${viewport.axe ? ', axe finds no violation' : ''}`, async () => {
       const context = await contextFor(c);
       const page = await openCase(index, context);
-      try {
-        await page.page.bringToFront(); // in case the next page came after openCase
-        await page.page.screenshot({ path: join(SCREENS_DIR, file) });
-        if (!viewport.axe) return;
-        const { violations, incomplete } = await axeResults(page.page);
-        const where = { look: look.name, scheme, width: viewport.width, state: loggedIn ? ('in' as const) : ('out' as const), screen: screen.slug, path: screen.path };
-        if (violations.length) found.push({ ...where, violations });
-        if (incomplete.length) undecided.push({ ...where, violations: incomplete });
-        expect(violations, `axe on ${file} (look ${look.name}, ${scheme} scheme, ${viewport.width} px, svcopen=${screen.path}):\n${readable(violations)}`).toEqual([]);
-      } finally {
-        await page.page.close();
-      }
+      await page.page.bringToFront(); // in case the next page came after openCase
+      await page.page.screenshot({ path: join(SCREENS_DIR, file) });
+      if (!viewport.axe) return;
+      const { violations, incomplete } = await axeResults(page.page);
+      const where = { look: look.name, scheme, width: viewport.width, state: loggedIn ? ('in' as const) : ('out' as const), screen: screen.slug, path: screen.path };
+      if (violations.length) found.push({ ...where, violations });
+      if (incomplete.length) undecided.push({ ...where, violations: incomplete });
+      expect(violations, `axe on ${file} (look ${look.name}, ${scheme} scheme, ${viewport.width} px, svcopen=${screen.path}):\n${readable(violations)}`).toEqual([]);
     });
   });
 
