@@ -102,19 +102,52 @@ if (!skipBrowserTests) {
   });
 }
 
-/** Opens the screen in a new page of `context` and waits until its dialog has its name (drawn). */
+/**
+ * The page each context shows its screens in: the first screen by `?svcopen=` as the page loads,
+ * the next ones by `Service.open` (as a page's own button would), so the widget starts, and
+ * axe-core is parsed, once a context rather than once a screen. A test that fails closes its page:
+ * the next starts on a fresh one. `?svcopen=` on every screen is router-rows.test.ts's.
+ */
+const shown = new Map<BrowserContext, WidgetPage>();
+
+/** Opens the screen in the context's page and waits until its dialog has its name (drawn). */
 async function openScreen(context: BrowserContext, screen: ScreenCase): Promise<WidgetPage> {
-  const page = new WidgetPage(await context.newPage());
   const { ids, pages } = site!;
-  await page.page.goto(`${pages.url(HOST_A)}?svcopen=${encodeURIComponent(screen.path.replace(/\{(\w+)\}/g, (_, key: keyof typeof ids) => ids[key]))}`);
-  await page.waitForEvent('Service.ready');
+  const path = screen.path.replace(/\{(\w+)\}/g, (_, key: keyof typeof ids) => ids[key]);
+  let page = shown.get(context);
+  if (page) await page.page.evaluate((svcopen) => window.Service.open(svcopen), path);
+  else {
+    page = new WidgetPage(await context.newPage());
+    await page.page.goto(`${pages.url(HOST_A)}?svcopen=${encodeURIComponent(path)}`);
+    await page.waitForEvent('Service.ready');
+  }
   try {
     await page.page.getByRole('dialog', { name: screen.dialog, exact: true }).waitFor({ state: 'visible', timeout: 5_000 });
   } catch (error) {
-    const shown = await page.page.evaluate(() => document.querySelector('[data-svc-modal]')?.shadowRoot?.querySelector('dialog')?.textContent ?? '(no dialog)');
-    throw new Error(`${screen.path}: no dialog "${screen.dialog}"; the page shows: ${shown}\n${page.log.join('\n')}\n${(error as Error).message}`);
+    const shownText = await page.page.evaluate(() => document.querySelector('[data-svc-modal]')?.shadowRoot?.querySelector('dialog')?.textContent ?? '(no dialog)');
+    throw new Error(`${screen.path}: no dialog "${screen.dialog}"; the page shows: ${shownText}\n${page.log.join('\n')}\n${(error as Error).message}`);
   }
+  shown.set(context, page);
   return page;
+}
+
+/** Runs a test's checks on its screen; the page stays for the context's next screen unless they fail. */
+async function onScreen(context: BrowserContext, screen: ScreenCase, check: (page: WidgetPage) => Promise<void>): Promise<void> {
+  const page = await openScreen(context, screen).catch(async (error: unknown) => {
+    await closeShown(context);
+    throw error;
+  });
+  try {
+    await check(page);
+  } catch (error) {
+    await closeShown(context);
+    throw error;
+  }
+}
+
+async function closeShown(context: BrowserContext): Promise<void> {
+  await shown.get(context)?.page.close().catch(() => {});
+  shown.delete(context);
 }
 
 const contextFor = (screen: ScreenCase, phone: boolean) => contexts[`${screen.loggedIn ? 'in' : 'out'}${phone ? 'Phone' : ''}`]!;
@@ -151,14 +184,11 @@ async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
 
 for (const screen of SCREENS) {
   browserTest(`axe finds no violation on the ${screen.screen} screen (svcopen=${screen.path})`, async () => {
-    const page = await openScreen(contextFor(screen, false), screen);
-    try {
+    await onScreen(contextFor(screen, false), screen, async (page) => {
       await expectDrawn(page.page, screen);
       const violations = await axeViolations(page.page);
       expect(violations, `axe on ${screen.screen}:\n${readable(violations)}`).toEqual([]);
-    } finally {
-      await page.page.close();
-    }
+    });
   });
 }
 
@@ -186,8 +216,7 @@ function overflowIn(): string[] {
 
 for (const screen of SCREENS) {
   browserTest(`at 320 px the ${screen.screen} screen fits and its "${screen.primary}" button can be clicked`, async () => {
-    const page = await openScreen(contextFor(screen, true), screen);
-    try {
+    await onScreen(contextFor(screen, true), screen, async (page) => {
       expect(page.page.viewportSize()).toEqual(PHONE);
       await expectDrawn(page.page, screen);
       expect(await page.page.evaluate(overflowIn), `overflow on ${screen.screen} at 320 px`).toEqual([]);
@@ -203,9 +232,7 @@ for (const screen of SCREENS) {
       expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
       // Still the same screen: the trial click did nothing.
       expect(await page.page.getByRole('dialog', { name: screen.dialog, exact: true }).isVisible()).toBe(true);
-    } finally {
-      await page.page.close();
-    }
+    });
   });
 }
 
