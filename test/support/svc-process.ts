@@ -1,12 +1,14 @@
 /**
- * `svc` as a child process, as an operator runs it: one command to its end (`run`), or `svc serve`
- * once it says where it serves (`startServe`). Every `svc serve` child is killed when the test
- * process exits, so a failed test leaves no server behind. In-process runs: ./svc-main.
+ * `svc` as an operator runs it: `svc serve` as a child process, once it says where it serves
+ * (`startServe`), and one command to its end (`run`). Every `svc serve` child is killed when the test
+ * process exits, so a failed test leaves no server behind. Commands that end (`run`) run in this
+ * process, through ./svc-main.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from '../../scripts/lib/paths';
+import { runSvc } from './svc-main';
 
 /** A `svc` command as a child process, with the environment given on top of this one. */
 export function svc(args: string[], env: Record<string, string>): ChildProcess {
@@ -17,18 +19,14 @@ export function svc(args: string[], env: Record<string, string>): ChildProcess {
   });
 }
 
-/** Runs a `svc` command to its end; fails with its output unless it exits 0. */
+/**
+ * Runs a `svc` command to its end, in this process (the CLI's `main`, as ./svc-main runs it: a
+ * child would cost a second of CPU to start, for a command the CLI suites test as a child
+ * already); fails with its output unless it exits 0. `svc serve` is always a child.
+ */
 export async function run(args: string[], env: Record<string, string>): Promise<void> {
-  const child = svc(args, env);
-  // A command that hangs past the test's time limit dies with the test process.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  process.removeListener('exit', killOnExit);
-  if (code !== 0) throw new Error(`svc ${args.join(' ')} exited with ${code}:\n${output}`);
+  const { code, out, err } = await runSvc(args, { ...process.env, ...env });
+  if (code !== 0) throw new Error(`svc ${args.join(' ')} exited with ${code}:\n${[...out, err].join('\n')}`);
 }
 
 /** The address `svc serve` says it is serving on; every stderr line goes to `log`. Rejects when it exits first. */
