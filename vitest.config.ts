@@ -3,11 +3,11 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Suites that run in a fresh module graph a file (vitest's isolation): the widget's (happy-dom,
- * a page's globals), the real browser's, the CLI's and the examples' (children and their
+ * a page's globals), the CLI's and the examples' (children and their
  * environment), any file that mocks a module, and any that needs the globals as Node has them.
  */
 const ISOLATED = [
-  'test/browser/**', 'test/widget/**', 'test/cli/**', 'test/examples/**', 'test/types/**',
+  'test/widget/**', 'test/cli/**', 'test/examples/**', 'test/types/**',
   'test/unit/public-plan-id.test.ts',
   // Tests the platform's own Response: @hono/node-server, once any file of a worker loads it,
   // puts its own in the global scope.
@@ -32,12 +32,18 @@ export default defineConfig({
         test: { name: 'isolated', include: ISOLATED.map((glob) => (glob.endsWith('.ts') ? glob : `${glob}/*.test.ts`)) },
       },
       {
+        // The real browser's suites start Chromium and services in their hooks and mock nothing:
+        // a worker keeps playwright and the service's modules from one file to the next.
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], isolate: false },
+      },
+      {
         // The service's suites (stores, member and Admin APIs, site file, mail, security, units)
         // build their apps and stores in their tests and mock nothing, so a worker keeps its
         // modules from one file to the next: importing the service anew for each of ~150 files
         // was 72 of their 134 s here (vitest's isolation), 18 s without.
         extends: true,
-        test: { name: 'service', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+        test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, 'test/browser/**'], isolate: false },
       },
     ],
   },

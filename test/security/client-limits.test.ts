@@ -8,7 +8,7 @@
  * The limits per client address are counted by the connection's address, as the server hands it
  * to the app (test/security/signup-limits.test.ts shows X-Forwarded-For is not believed).
  */
-import { afterEach, expect, test, vi } from 'vitest';
+import { afterEach, expect, test, vi, type MockInstance } from 'vitest';
 import { DEMO_FIXTURE, FIXTURES } from '../../mock-server/fixtures';
 import { loadFixtures } from '../../mock-server/load-fixtures';
 import { createServiceApp } from '../../src/service/app';
@@ -132,22 +132,37 @@ test(`e-mail changes one member asks for: ${MAILS_PER_MEMBER.limit} an hour, fro
   expect(await outboxSize(store)).toBe(before + 1);
 });
 
-test('reaching the site-wide cap is said in the log, once an hour, and still answers 202', async () => {
-  const { store, post, now, advance } = await world();
+/** Fills the demo site's hour with mail asked for, up to the site-wide cap. */
+async function fillSiteCap(store: Store, now: number): Promise<void> {
   const site = (await store.getSiteBySubdomain('demo'))!;
   await store.queueMail(
     Array.from({ length: MAILS_PER_SITE }, (_, i) => ({
-      siteId: site.id, kind: 'passwordReset', to: `earlier${i}@example.com`, subject: 'Reset', text: 'Reset', createdAt: now(),
+      siteId: site.id, kind: 'passwordReset', to: `earlier${i}@example.com`, subject: 'Reset', text: 'Reset', createdAt: now,
     })),
   );
+}
+
+const capLines = (logged: MockInstance) => logged.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('reached its cap'));
+
+test('reaching the site-wide cap is said in the log, once an hour, and still answers 202', async () => {
+  const { store, post, now, advance } = await world();
+  await fillSiteCap(store, now());
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   const before = await outboxSize(store);
   expect((await post('/password-reset', { email: ada.email }, MEMBER)).status).toBe(202);
   expect((await post('/sign-in-codes', { email: grace.email }, MEMBER)).status).toBe(202);
   expect(await outboxSize(store)).toBe(before);
-  const lines = logged.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('reached its cap'));
-  expect(lines).toEqual([`[svc] site demo reached its cap of ${MAILS_PER_SITE} requested mails an hour: resets, codes and confirmations asked for are held back until the hour has passed`]);
+  expect(capLines(logged)).toEqual([`[svc] site demo reached its cap of ${MAILS_PER_SITE} requested mails an hour: resets, codes and confirmations asked for are held back until the hour has passed`]);
   advance(3600_000 + 1);
   expect((await post('/password-reset', { email: ada.email }, MEMBER)).status).toBe(202);
   expect(await outboxSize(store)).toBe(before + 1);
+});
+
+test('the once-an-hour note is kept per store: another service in the same process, with a site of the same id, says it too', async () => {
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  for (const { store, post, now } of [await world(), await world()]) {
+    await fillSiteCap(store, now());
+    expect((await post('/password-reset', { email: ada.email }, MEMBER)).status).toBe(202);
+  }
+  expect(capLines(logged)).toHaveLength(2);
 });

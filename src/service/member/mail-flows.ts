@@ -72,8 +72,11 @@ export function signInMail(site: SiteRecord, member: { id: number; email: string
   return { token: t.record, mail: siteMail(site, member.email, template, now) };
 }
 
-/** When each site last said it reached its cap, so the log says it once an hour, not once a request. */
-const siteCapLogged = new Map<number, number>();
+/**
+ * When each site of a store last said it reached its cap, so the log says it once an hour, not
+ * once a request. By store: site ids are a store's own, and one process may serve several.
+ */
+const siteCapLogged = new WeakMap<Store, Map<number, number>>();
 
 /**
  * Queues a mail someone asked for, with its token, under the send limits (Store.queueRequestedMail).
@@ -81,8 +84,11 @@ const siteCapLogged = new Map<number, number>();
  */
 export async function queueRequested(store: Store, site: SiteRecord, mail: NewMail, token: NewMemberToken | undefined, now: number): Promise<MailQueueOutcome> {
   const outcome = await store.queueRequestedMail({ mail, ...(token && { token }), limits: sendLimits(now) });
-  if (outcome === 'siteLimit' && !((siteCapLogged.get(site.id) ?? -Infinity) > now - SEND_WINDOW_MS)) {
-    siteCapLogged.set(site.id, now);
+  if (outcome !== 'siteLimit') return outcome;
+  const logged = siteCapLogged.get(store) ?? new Map<number, number>();
+  siteCapLogged.set(store, logged);
+  if (!((logged.get(site.id) ?? -Infinity) > now - SEND_WINDOW_MS)) {
+    logged.set(site.id, now);
     log.info(`site ${site.subdomain} reached its cap of ${MAILS_PER_SITE} requested mails an hour: resets, codes and confirmations asked for are held back until the hour has passed`);
   }
   return outcome;

@@ -148,7 +148,7 @@ function casesOf(look: Look): Case[] {
     ),
   );
 }
-/** The file's look's cases (a test file is a module of its own: one look a module instance). */
+/** The running file's look's cases (set again as each file starts: files of a worker may share this module). */
 let CASES: Case[] = [];
 
 let browser: Browser | undefined;
@@ -472,6 +472,11 @@ export function screensGallery(lookName: string): void {
 
   if (!skipBrowserTests) {
     beforeAll(async () => {
+      // The module's state is this look's from here: files that share a worker share the module.
+      CASES = casesOf(look);
+      found.length = undecided.length = 0;
+      current = shown = undefined;
+      preparing.clear();
       rmSync(join(SCREENS_DIR, look.name), { recursive: true, force: true });
       mkdirSync(join(SCREENS_DIR, look.name), { recursive: true });
       browser = await launchChromium();
