@@ -49,9 +49,10 @@ export function processorsFromEnv(env: Env, fallback: PaymentProcessor): Process
     const problems = paymentsProblems([site], env);
     if (problems.length > 0) throw new Error(problems.join('; '));
     const secretKey = env[payments.secretKeyEnv]!;
-    const key = `${site.id}\n${secretKey}`;
+    const key = `${site.id}\n${secretKey}\n${env[payments.webhookSecretEnv]}`;
     let processor = made.get(key);
-    if (!processor) made.set(key, (processor = new StripePaymentProcessor({ secretKey, ...(apiUrl && { apiUrl }) })));
+    const webhookSecret = env[payments.webhookSecretEnv]!;
+    if (!processor) made.set(key, (processor = new StripePaymentProcessor({ secretKey, webhookSecret, ...(apiUrl && { apiUrl }) })));
     return processor;
   };
 }

@@ -145,6 +145,10 @@ export const MEMBER_EVENT_TYPES = [
   'passwordReset',
   /** A member's new e-mail address was confirmed and took effect; details `{ from, to }`. */
   'emailChanged',
+  /** A paid invoice was refunded through the site's processor (issue 28); details `{ amount, chargeId, invoiceId }`. */
+  'paymentRefunded',
+  /** The member's bank disputed a payment (a chargeback; issue 28); details `{ amount, chargeId, invoiceId, disputeId, reason }`. */
+  'paymentDisputed',
 ] as const;
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 

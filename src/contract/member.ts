@@ -427,6 +427,7 @@ export interface InvoiceSummary {
   taxCents: number;
   totalCents: number;
   currency: string;
-  status: 'paid' | 'failed';
+  /** `refunded`: paid, then given back through the payment processor. */
+  status: 'paid' | 'failed' | 'refunded';
   createdAt: string;
 }

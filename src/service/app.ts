@@ -24,6 +24,7 @@ import type { Store } from './store/store';
 import type { PaymentProcessor } from './payments/processor';
 import { oneProcessor, type ProcessorFor } from './payments/processor-for';
 import { TestPaymentProcessor } from './payments/test-processor';
+import { STRIPE_WEBHOOK_PATH, stripeWebhooks } from './payments/stripe-webhooks';
 
 export interface ServiceOptions {
   store: Store;
@@ -92,13 +93,15 @@ export async function createServiceApp({
     adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
   );
 
+  const processors = processorFor ?? oneProcessor(processor ?? new TestPaymentProcessor({ clock, store }));
+  app.route(STRIPE_WEBHOOK_PATH, stripeWebhooks({ store, clock, processorFor: processors }));
   app.route(
     MEMBER_BASE_PATH,
     memberApi({
       store,
       clock,
       passwords,
-      processorFor: processorFor ?? oneProcessor(processor ?? new TestPaymentProcessor({ clock, store })),
+      processorFor: processors,
       signupsPerAddress: signupRateLimit === 'off' ? undefined : signupRateLimit,
       signInsPerAddress: signinRateLimit === 'off' ? undefined : signinRateLimit,
       mailsPerAddress: mailRateLimit === 'off' ? undefined : mailRateLimit,

@@ -5,18 +5,13 @@
  * payment method id to the service; a card sent to the service is refused; 3-D Secure answers
  * 202 and the membership is recorded only once Stripe says the payment succeeded.
  */
-import Stripe from 'stripe';
+import type { Hono } from 'hono';
+import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { FIXTURE_NOW, FIXTURES } from '../../mock-server/fixtures';
-import { loadFixtures, type LoadedSite } from '../../mock-server/load-fixtures';
+import type { LoadedSite } from '../../mock-server/load-fixtures';
 import type { ConversionDetail, PaymentActionRequired, SessionResponse } from '../../src/contract/member';
-import { createServiceApp } from '../../src/service/app';
-import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
-import { portableScrypt } from '../../src/service/auth/portable-scrypt';
-import { StripePaymentProcessor } from '../../src/service/payments/stripe-processor';
-import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
-import { createMemoryStore } from '../../src/service/store/memory';
 import type { Store } from '../../src/service/store/store';
+import { browserStripe, stripeSite } from '../support/stripe-site';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripe-stand-in/server';
 import { expectError, GRACE, jsonOf, ORIGIN } from './support';
 
@@ -30,22 +25,13 @@ let token: string;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  const { hostname, port } = new URL(standIn.url);
-  browser = new Stripe(standIn.publishableKey, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0 });
+  browser = browserStripe(standIn);
 });
 afterAll(async () => standIn?.close());
 
 beforeEach(async () => {
-  store = createMemoryStore();
-  const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
-  [demo] = (await loadFixtures(store, passwords, FIXTURES, FIXTURE_NOW)) as [LoadedSite];
-  await store.updateSite(demo.site.id, { payments: { processor: 'stripe', publishableKey: standIn.publishableKey, secretKeyEnv: 'S', webhookSecretEnv: 'W' } });
-  const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url });
-  const test = new TestPaymentProcessor({ clock: () => FIXTURE_NOW, store });
-  const app = await createServiceApp({
-    store, passwords, clock: () => FIXTURE_NOW, signupRateLimit: 'off',
-    processorFor: (site) => (site.payments?.processor === 'stripe' ? stripe : test),
-  });
+  let app: Hono;
+  ({ store, demo, app } = await stripeSite(standIn));
   request = async (path, init = {}) =>
     app.request(`http://svc.test${BASE}${path}`, {
       method: init.method ?? 'GET',

@@ -114,6 +114,25 @@ export interface PaymentProcessor {
    * (the store's invoices). The Stripe processor has none: Stripe's dashboard is that list.
    */
   listInvoices?(customerId: string): Promise<Invoice[]>;
+  /**
+   * Reads an event the processor posted to the site's webhook (Stripe's `POST
+   * /stripe/webhooks/{subdomain}`), checking its signature against the raw body and that it was
+   * signed within five minutes of `receivedAt`: throws ProcessorEventError otherwise. Undefined
+   * for a processor that sends no events (the test processor).
+   */
+  readEvent?(payload: string, signature: string | undefined, receivedAt: EpochMs): ProcessorEvent;
+}
+
+/** An event from the processor, as its webhook delivered it; `object` is the processor's own shape. */
+export interface ProcessorEvent {
+  id: string;
+  type: string;
+  object: Record<string, unknown>;
+}
+
+/** A webhook delivery that is not the processor's, or is too old to be trusted. */
+export class ProcessorEventError extends Error {
+  override readonly name = 'ProcessorEventError';
 }
 
 /** Card details the processor refuses before any charge: the member's input error. */

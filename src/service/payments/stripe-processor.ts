@@ -17,6 +17,7 @@ import Stripe from 'stripe';
 import {
   CardDeclinedError,
   PaymentDeclinedError,
+  ProcessorEventError,
   UnknownPaymentReferenceError,
   type CardBrand,
   type CardDetails,
@@ -26,11 +27,14 @@ import {
   type PaymentMethod,
   type PaymentOutcome,
   type PaymentProcessor,
+  type ProcessorEvent,
   type RequiresAction,
 } from './processor';
 
 export interface StripeProcessorOptions {
   secretKey: string;
+  /** The webhook's signing secret (`whsec_…`): without it, no event is read. */
+  webhookSecret?: string;
   /** `SVC_STRIPE_API_URL`, for tests only: a Stripe stand-in (`http://127.0.0.1:port`). */
   apiUrl?: string;
 }
@@ -49,11 +53,28 @@ const brandOf = (brand: string | undefined): CardBrand => (brand && BRANDS.has(b
 /** Confirmation on the server, without redirects: a card needs none (3-D Secure runs in Stripe.js). */
 const NO_REDIRECTS = { enabled: true, allow_redirects: 'never' } as const;
 
+/** How old a delivery's signature may be, as Stripe's own libraries default to: replays beyond it are refused. */
+const EVENT_TOLERANCE_SECONDS = 300;
+
 export class StripePaymentProcessor implements PaymentProcessor {
   private readonly stripe: Stripe;
+  private readonly webhookSecret: string | undefined;
 
   constructor(options: StripeProcessorOptions) {
     this.stripe = stripeClient(options);
+    this.webhookSecret = options.webhookSecret;
+  }
+
+  readEvent(payload: string, signature: string | undefined, receivedAt: number): ProcessorEvent {
+    if (!this.webhookSecret) throw new ProcessorEventError('this site has no webhook signing secret');
+    if (!signature) throw new ProcessorEventError('no Stripe-Signature header');
+    try {
+      const event = this.stripe.webhooks.constructEvent(payload, signature, this.webhookSecret, EVENT_TOLERANCE_SECONDS, undefined, receivedAt);
+      return { id: event.id, type: event.type, object: event.data.object as unknown as Record<string, unknown> };
+    } catch (error) {
+      // The package's words (no signature matches, timestamp outside the tolerance zone) say which.
+      throw new ProcessorEventError((error as Error).message);
+    }
   }
 
   async createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }> {

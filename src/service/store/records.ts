@@ -280,7 +280,8 @@ export interface PaymentMethodRecord extends NewPaymentMethod {
   id: number;
 }
 
-export type InvoiceStatus = 'paid' | 'failed';
+/** `refunded`: paid, then refunded through the processor (Stripe's `charge.refunded`). */
+export type InvoiceStatus = 'paid' | 'failed' | 'refunded';
 
 /**
  * One charge attempt in the service's own ledger, kept so that what a member sees does not
@@ -571,7 +572,7 @@ export interface TestProcessorCharge {
   /** Lower-case ISO 4217. */
   currency: string;
   description: string;
-  status: InvoiceStatus;
+  status: 'paid' | 'failed';
   /** Why a failed charge failed. */
   declineCode?: DeclineCode;
   /** The caller's idempotency key: unique among the charges made while it is kept (a day). */

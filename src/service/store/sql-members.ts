@@ -287,3 +287,25 @@ export const BILLING = {
   invoicesOfMember: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND member_id = ? ORDER BY created_at DESC, id DESC`,
   methodOfMember: `SELECT ${PAYMENT_METHOD_COLUMNS} FROM payment_methods WHERE site_id = ? AND member_id = ?`,
 } as const;
+
+/**
+ * What a processor's events change (decision 0033), each write one statement so it is atomic
+ * across processes. RETURNING has no order: the stores sort what it answers.
+ */
+export const PROCESSOR_EFFECTS = {
+  /** The first by id: a charge should have one invoice. Values: site id, charge id. */
+  invoiceByCharge: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND processor_charge_id = ? ORDER BY id LIMIT 1`,
+  /** An already refunded invoice is rewritten as it is, so it is answered too; a failed one is left. Values: site id, charge id. */
+  refund: `UPDATE invoices SET status = 'refunded' WHERE site_id = ? AND processor_charge_id = ? AND status IN ('paid', 'refunded')
+    RETURNING ${INVOICE_COLUMNS}`,
+  /** Values: site id, the card's processor id. */
+  removeCard: 'DELETE FROM payment_methods WHERE site_id = ? AND processor_id = ? RETURNING member_id',
+  /** Values: site id, site id, processor customer id. */
+  removeCustomerCards: `DELETE FROM payment_methods WHERE site_id = ?
+    AND member_id IN (SELECT id FROM members WHERE site_id = ? AND processor_customer_id = ?) RETURNING member_id`,
+} as const;
+/** The first by id of the invoices a statement answered (raw rows, id first). */
+export const firstById = (rows: RawRow[]): RawRow | undefined =>
+  rows.reduce<RawRow | undefined>((first, r) => (first === undefined || (r[0] as number) < (first[0] as number) ? r : first), undefined);
+/** The member ids a statement answered (raw rows of one column), ascending. */
+export const idsAscending = (rows: RawRow[]): number[] => rows.map((r) => r[0] as number).sort((x, y) => x - y);

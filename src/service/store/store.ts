@@ -364,6 +364,26 @@ export interface Store {
    * repeats, or sends to two processes at once, is handled once. Atomic across processes.
    */
   recordProcessorEvent(event: ProcessorEventRecord): Promise<boolean>;
+  /** The site's invoice whose processor charge id is `processorChargeId`; undefined when none. */
+  getInvoiceByCharge(siteId: number, processorChargeId: string): Promise<InvoiceRecord | undefined>;
+  /**
+   * Marks the site's paid invoice of that charge `refunded` (the processor refunded it: Stripe's
+   * `charge.refunded`) and answers it. An invoice already refunded is answered as it is; a failed
+   * one, or no invoice of that charge, answers undefined and changes nothing.
+   */
+  markInvoiceRefunded(siteId: number, processorChargeId: string): Promise<InvoiceRecord | undefined>;
+  /**
+   * Removes the saved card whose processor id is `processorId` from the site's member who has it
+   * (Stripe's `payment_method.detached`): the next renewal fails as with no card. Answers that
+   * member's id; undefined when no member of the site has that card (nothing changes).
+   */
+  removePaymentMethodByProcessorId(siteId: number, processorId: string): Promise<number | undefined>;
+  /**
+   * Removes the saved card of every member of the site whose processor customer is
+   * `processorCustomerId` (Stripe's `customer.deleted`); the customer id itself stays (it cannot
+   * be cleared). Answers the ids of the members whose card was removed, ascending; [] when none.
+   */
+  removePaymentMethodsOfCustomer(siteId: number, processorCustomerId: string): Promise<number[]>;
 
   /**
    * Runs `work`, a bulk load (`svc seed` into an installation without members), against a store
@@ -437,3 +457,5 @@ export type LeaseMethods = Pick<Store, 'tryLease' | 'releaseLease'>;
 
 /** The processor events a site's webhook handled (decision 0033): each implementation's processor-events file. */
 export type ProcessorEventMethods = Pick<Store, 'recordProcessorEvent'>;
+/** What a processor's events change in the billing records (decision 0033): each implementation's payments file. */
+export type ProcessorEffectMethods = Pick<Store, 'getInvoiceByCharge' | 'markInvoiceRefunded' | 'removePaymentMethodByProcessorId' | 'removePaymentMethodsOfCustomer'>;

@@ -77,6 +77,8 @@ export interface Messages {
   invoiceColumns: [string, string, string];
   paid: string;
   failed: string;
+  /** The badge of an invoice paid, then refunded through the processor. */
+  refunded: string;
   /** An invoice row of a charge that failed: an attempt, not a second invoice. */
   attempt: (description: string) => string;
   /** Marks, in the plans, a plan the member has already. */

@@ -358,6 +358,27 @@ test('invoices: a declined attempt beside the paid invoice reads as an attempt, 
   ]);
 });
 
+test('invoices: a payment refunded through the processor reads as the invoice, with a Refunded badge', async () => {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  catchNavigation();
+  await waitForScreen('Lifetime');
+  fillCard(CARD_OK);
+  modal().form().requestSubmit();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  // What Stripe's charge.refunded does to the ledger (payments/stripe-events.ts).
+  const site = (await h.mock.store.getSiteBySubdomain('demo'))!;
+  const member = (await h.mock.store.findMemberLogin(site.id, GRACE.email))!;
+  const [invoice] = await h.mock.store.listInvoicesOfMember(site.id, member.memberId);
+  expect(await h.mock.store.markInvoiceRefunded(site.id, invoice!.processorChargeId)).toMatchObject({ status: 'refunded' });
+  history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/invoices')}`);
+  h.start();
+  const list = await waitForScreen('Invoices');
+  const rows = [...list.root.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.firstChild!.textContent));
+  expect(rows).toEqual([['Lifetime', '$199.00', 'Refunded']]);
+  // Neither good news nor bad: no colour of its own.
+  expect(list.root.querySelector('tbody .badge')!.className).toBe('badge ');
+});
+
 test('plans/all marks the plans the member has already', async () => {
   await svcopen('/member/plans/all', ADA);
   const m = await waitForScreen('Plans');

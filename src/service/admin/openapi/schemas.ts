@@ -106,13 +106,35 @@ const EmailChangedDetails = object(
   'The details of an `emailChanged` event: a member\'s new address took effect once it was confirmed.',
 );
 
+const PaymentRefundedDetails = object(
+  {
+    amount: str('The amount refunded, currency-formatted text, e.g. `$12.00`.'),
+    chargeId: str('The processor\'s charge id.'),
+    invoiceId: str('The processor\'s invoice id (Stripe: the PaymentIntent).'),
+  },
+  ['amount', 'chargeId', 'invoiceId'],
+  'The details of a `paymentRefunded` event: a paid invoice refunded through the site\'s processor; the invoice now shows `refunded`.',
+);
+
+const PaymentDisputedDetails = object(
+  {
+    amount: str('The amount disputed, currency-formatted text.'),
+    chargeId: str('The processor\'s charge id.'),
+    invoiceId: str('The processor\'s invoice id (Stripe: the PaymentIntent).'),
+    disputeId: str('The processor\'s dispute id (Stripe: `dp_…`).'),
+    reason: str('Why the bank says the member disputed it, as the processor names it (Stripe: `fraudulent`, `product_not_received`, …).'),
+  },
+  ['amount', 'chargeId', 'invoiceId', 'disputeId', 'reason'],
+  'The details of a `paymentDisputed` event: the member\'s bank disputed a payment (a chargeback). Answer it in the processor\'s dashboard.',
+);
+
 const MemberEvent = {
   ...object(
     {
       id: id(),
       memberId: id(),
       eventType: oneOfValues(MEMBER_EVENT_TYPES),
-      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails and EmailChangedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
+      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails, EmailChangedDetails, PaymentRefundedDetails and PaymentDisputedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
       createdAt: dateTime(),
     },
     ['id', 'memberId', 'eventType', 'details', 'createdAt'],
@@ -125,6 +147,14 @@ const MemberEvent = {
     {
       if: { properties: { eventType: { const: 'emailChanged' } }, required: ['eventType'] },
       then: { properties: { details: schemaRef('EmailChangedDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'paymentRefunded' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('PaymentRefundedDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'paymentDisputed' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('PaymentDisputedDetails') } },
     },
   ],
 };
@@ -163,6 +193,8 @@ export const schemas: Record<string, Schema> = {
   MemberEvent,
   AbandonedConversionDetails,
   EmailChangedDetails,
+  PaymentRefundedDetails,
+  PaymentDisputedDetails,
   ContentView,
   ErrorBody,
   ApiError,

@@ -6,7 +6,7 @@
 import { ConflictError, MissingReferenceError } from '../errors';
 import { Table, copy } from './table';
 import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewMail, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from '../records';
-import type { BillingMethods } from '../store';
+import type { BillingMethods, ProcessorEffectMethods } from '../store';
 
 export interface BillingTables {
   members: Table<MemberRecord>;
@@ -18,7 +18,7 @@ export interface BillingTables {
   queueMail(mails: readonly NewMail[]): void;
 }
 
-export function memoryPayments({ members, plans, memberships, requireSite, queueMail }: BillingTables): BillingMethods {
+export function memoryPayments({ members, plans, memberships, requireSite, queueMail }: BillingTables): BillingMethods & ProcessorEffectMethods {
   /** The saved card by member id. */
   const methods = new Map<number, PaymentMethodRecord>();
   /** Ids keep counting across replacements, like the SQLite store's AUTOINCREMENT. */
@@ -62,6 +62,16 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
     invoiceKeys.add(key);
     return invoices.insert((id) => ({ ...copy(invoice), id }));
   }
+  /** The site's invoices of the charge, in id order (the table's). */
+  const invoicesOfCharge = (siteId: number, chargeId: string) =>
+    invoices.rows.filter((i) => i.siteId === siteId && i.processorChargeId === chargeId);
+  /** Removes the site's cards that match; answers their members' ids, ascending. */
+  function removeMethods(siteId: number, matches: (method: PaymentMethodRecord) => boolean): number[] {
+    const removed = [...methods.values()].filter((m) => m.siteId === siteId && matches(m)).map((m) => m.memberId);
+    for (const memberId of removed) methods.delete(memberId);
+    return removed.sort((x, y) => x - y);
+  }
+
   /** Replaces the member's card; ids keep counting. */
   function saveMethod(method: NewPaymentMethod): PaymentMethodRecord {
     const row: PaymentMethodRecord = { ...copy(method), id: nextMethodId++ };
@@ -105,6 +115,21 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
         .filter((i) => i.siteId === siteId && i.memberId === memberId)
         .sort((x, y) => y.createdAt - x.createdAt || y.id - x.id)
         .map(copy);
+    },
+
+    async getInvoiceByCharge(siteId, chargeId) {
+      const [invoice] = invoicesOfCharge(siteId, chargeId);
+      return invoice && copy(invoice);
+    },
+    async markInvoiceRefunded(siteId, chargeId) {
+      const refundable = invoicesOfCharge(siteId, chargeId).filter((i) => i.status === 'paid' || i.status === 'refunded');
+      for (const invoice of refundable) invoice.status = 'refunded';
+      return refundable[0] && copy(refundable[0]);
+    },
+    removePaymentMethodByProcessorId: async (siteId, processorId) => removeMethods(siteId, (m) => m.processorId === processorId)[0],
+    async removePaymentMethodsOfCustomer(siteId, customerId) {
+      const ofCustomer = new Set(members.rows.filter((m) => m.siteId === siteId && m.processorCustomerId === customerId).map((m) => m.id));
+      return removeMethods(siteId, (m) => ofCustomer.has(m.memberId));
     },
   };
 }

@@ -414,6 +414,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, event_id)
   );
   `,
+  /* 6: SQLite's version 13, what Stripe's events name, found within the site by the webhook */ `
+  CREATE INDEX invoices_site_charge ON invoices (site_id, processor_charge_id);
+  CREATE INDEX payment_methods_site_processor ON payment_methods (site_id, processor_id);
+  CREATE INDEX members_site_processor_customer ON members (site_id, processor_customer_id) WHERE processor_customer_id IS NOT NULL;
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -14,9 +14,11 @@
  */
 import { MissingReferenceError } from '../errors';
 import { INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom } from '../sql-rows';
-import { BILLING, INSERT_INVOICE, INSERT_METHOD, invoiceValues, methodValues, valuesOf } from '../sql-members';
+import {
+  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, firstById, idsAscending, invoiceValues, methodValues, valuesOf,
+} from '../sql-members';
 import type { NewInvoice, NewPaymentMethod, PaymentMethodRecord } from '../records';
-import type { BillingMethods } from '../store';
+import type { BillingMethods, ProcessorEffectMethods } from '../store';
 import {
   type Param,
   type PostgresConnection,
@@ -73,7 +75,7 @@ async function addInvoices(tx: Sql, invoices: readonly NewInvoice[]): Promise<nu
   return ids;
 }
 
-export function postgresPayments(conn: PostgresConnection): BillingMethods {
+export function postgresPayments(conn: PostgresConnection): BillingMethods & ProcessorEffectMethods {
   const methodMissing = async (m: NewPaymentMethod) => (await noSite(conn, m.siteId)) ?? noRow(conn, 'members', 'memberId', m.siteId, m.memberId);
   const noMembership = async (i: NewInvoice) =>
     i.membershipId === undefined || (await conn.first(BILLING.membershipOfMember, i.siteId, i.memberId, i.membershipId))
@@ -118,5 +120,19 @@ export function postgresPayments(conn: PostgresConnection): BillingMethods {
       await insertBatch(conn, invoices, addInvoices, addInvoice, invoiceMissing);
     },
     listInvoicesOfMember: async (siteId, memberId) => (await conn.raw(BILLING.invoicesOfMember, siteId, memberId)).map(invoiceFrom),
+
+    // What a processor's events change: each write one statement, atomic without a transaction.
+    async getInvoiceByCharge(siteId, chargeId) {
+      const row = await conn.firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
+      return row && invoiceFrom(row);
+    },
+    async markInvoiceRefunded(siteId, chargeId) {
+      const row = firstById(await conn.raw(PROCESSOR_EFFECTS.refund, siteId, chargeId));
+      return row && invoiceFrom(row);
+    },
+    removePaymentMethodByProcessorId: async (siteId, processorId) =>
+      idsAscending(await conn.raw(PROCESSOR_EFFECTS.removeCard, siteId, processorId))[0],
+    removePaymentMethodsOfCustomer: async (siteId, customerId) =>
+      idsAscending(await conn.raw(PROCESSOR_EFFECTS.removeCustomerCards, siteId, siteId, customerId)),
   };
 }

@@ -476,6 +476,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (site_id, event_id)
   );
   `,
+  // 12 → 13: what Stripe's events name (issue 28): a charge, a saved card, a customer. The webhook
+  // finds each by it within the site, as a seeded site's hundreds of thousands of rows need.
+  `
+  CREATE INDEX invoices_site_charge ON invoices (site_id, processor_charge_id);
+  CREATE INDEX payment_methods_site_processor ON payment_methods (site_id, processor_id);
+  CREATE INDEX members_site_processor_customer ON members (site_id, processor_customer_id) WHERE processor_customer_id IS NOT NULL;
+  `,
 ];
 
 /**

@@ -10,11 +10,13 @@ import { MissingReferenceError } from '../errors';
 import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
 import { type RawRow, INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom } from '../sql-rows';
-import { BILLING, INSERT_INVOICE, INSERT_METHOD, invoiceValues, methodValues, valuesOf } from '../sql-members';
+import {
+  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, firstById, idsAscending, invoiceValues, methodValues, valuesOf,
+} from '../sql-members';
 import type { NewInvoice, NewPaymentMethod } from '../records';
-import type { BillingMethods } from '../store';
+import type { BillingMethods, ProcessorEffectMethods } from '../store';
 
-export function sqlitePayments(conn: SqliteConnection): BillingMethods {
+export function sqlitePayments(conn: SqliteConnection): BillingMethods & ProcessorEffectMethods {
   const { db, first, rawSql, firstRaw, insertAll, multiRowInsert, insertBatch, noSite, noRow } = conn;
   const queueMails = sqliteMailWriter(conn);
 
@@ -68,5 +70,20 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods {
     createInvoices: async (invoices) => insertBatch(invoices, insertInvoices, addInvoice, invoiceMissing),
     listInvoicesOfMember: async (siteId, memberId) =>
       (rawSql(BILLING.invoicesOfMember).all(siteId, memberId) as RawRow[]).map(invoiceFrom),
+
+    // What a processor's events change, each write one statement. No kept read (./kept-reads)
+    // covers invoices or cards, so these need not move its write count.
+    async getInvoiceByCharge(siteId, chargeId) {
+      const row = firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
+      return row && invoiceFrom(row);
+    },
+    async markInvoiceRefunded(siteId, chargeId) {
+      const row = firstById(rawSql(PROCESSOR_EFFECTS.refund).all(siteId, chargeId) as RawRow[]);
+      return row && invoiceFrom(row);
+    },
+    removePaymentMethodByProcessorId: async (siteId, processorId) =>
+      idsAscending(rawSql(PROCESSOR_EFFECTS.removeCard).all(siteId, processorId) as RawRow[])[0],
+    removePaymentMethodsOfCustomer: async (siteId, customerId) =>
+      idsAscending(rawSql(PROCESSOR_EFFECTS.removeCustomerCards).all(siteId, siteId, customerId) as RawRow[]),
   };
 }

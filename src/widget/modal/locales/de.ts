@@ -67,6 +67,7 @@ export const de: Messages = {
   invoiceColumns: ['Rechnung', 'Betrag', 'Status'],
   paid: 'Bezahlt',
   failed: 'Fehlgeschlagen',
+  refunded: 'Erstattet',
   attempt: (description) => `${description} (Versuch, nicht belastet)`,
   yourPlan: 'Ihr Tarif',
   menu: 'Menü',

@@ -67,6 +67,7 @@ export const en: Messages = {
   invoiceColumns: ['Invoice', 'Amount', 'Status'],
   paid: 'Paid',
   failed: 'Failed',
+  refunded: 'Refunded',
   attempt: (description) => `${description} (attempt, not charged)`,
   yourPlan: 'Your plan',
   menu: 'Menu',

@@ -9,11 +9,13 @@ export const invoicesScreen: Screen = forMember(async (ctx) => {
   const { doc, t, config, host } = ctx;
   const invoices = await host.call<InvoiceSummary[]>('GET', '/invoices');
   // Three columns, what and when in one, so the table fits a 320 px screen.
+  // A refunded payment was made, then given back: its badge is neither good nor bad news.
+  const badges = { paid: ['ok', t.paid], failed: ['bad', t.failed], refunded: ['', t.refunded] } as const;
   const rows = invoices.map((i) =>
     el(doc, 'tr', {},
-      el(doc, 'td', {}, el(doc, 'span', {}, i.status === 'paid' ? i.description : t.attempt(i.description)), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
+      el(doc, 'td', {}, el(doc, 'span', {}, i.status === 'failed' ? t.attempt(i.description) : i.description), el(doc, 'time', { datetime: i.createdAt }, date(i.createdAt, config.locale))),
       el(doc, 'td', {}, money(i.totalCents, i.currency, config.locale)),
-      el(doc, 'td', {}, i.status === 'paid' ? el(doc, 'span', { class: 'badge ok' }, t.paid) : el(doc, 'span', { class: 'badge bad' }, t.failed))),
+      el(doc, 'td', {}, el(doc, 'span', { class: `badge ${badges[i.status][0]}` }, badges[i.status][1]))),
   );
   // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.
   const head = el(doc, 'thead', {}, el(doc, 'tr', {}, ...t.invoiceColumns.map((name) => el(doc, 'th', { scope: 'col' }, name))));
