@@ -7,10 +7,13 @@
  */
 import type { Hono } from 'hono';
 import type Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { LoadedSite } from '../../mock-server/load-fixtures';
 import type { ConversionDetail, PaymentActionRequired, SessionResponse } from '../../src/contract/member';
 import type { Store } from '../../src/service/store/store';
+import { FIXTURE_NOW } from '../../mock-server/fixtures';
+import { definePlan } from '../../src/service/domain/plans';
+import { StripePaymentProcessor } from '../../src/service/payments/stripe-processor';
 import { browserStripe, stripeSite } from '../support/stripe-site';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripe-stand-in/server';
 import { expectError, GRACE, jsonOf, ORIGIN } from './support';
@@ -118,4 +121,63 @@ test('0341: attached, its first charge declined (402 on paymentMethodId), a fail
   expect(await memberships()).toEqual([]);
   const [invoice] = await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!);
   expect(invoice).toMatchObject({ status: 'failed', processorInvoiceId: expect.stringMatching(/^pi_/), processorChargeId: expect.stringMatching(/^ch_/) });
+});
+
+describe('a trial (nothing due now): the card is set up for the renewals with a SetupIntent', () => {
+  let trialPlanId = 0;
+  const trial = async () => {
+    const plan = await definePlan(store, () => FIXTURE_NOW, demo.site.id, {
+      name: 'Trial monthly', type: 'subscription', isPublic: true,
+      billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 14 },
+    });
+    trialPlanId = plan.id;
+    return plan.publicId;
+  };
+  const trialMemberships = async () =>
+    (await store.listMembershipsOfMember(demo.site.id, demo.memberIds.grace!)).filter((m) => m.planId === trialPlanId);
+  const setupRequests = () => standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/setup_intents');
+  const lastSetup = () => setupRequests().at(-1)!.params;
+
+  test('4242: 201, a SetupIntent with usage off_session and the sign-up\'s metadata, no charge and no invoice', async () => {
+    const publicId = await trial();
+    const before = setupRequests().length;
+    const detail = await jsonOf<ConversionDetail>(await join({ planPublicId: publicId, paymentMethodId: await paymentMethod('4242424242424242') }), 201);
+    expect(detail.membership.status).toBe('active');
+    expect(setupRequests().slice(before)).toHaveLength(1);
+    expect(lastSetup()).toMatchObject({ usage: 'off_session', confirm: 'true', metadata: { svc_site: String(demo.site.id), svc_member: String(demo.memberIds.grace), svc_plan: String(trialPlanId) } });
+    expect(await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!)).toEqual([]);
+    expect(await trialMemberships()).toHaveLength(1);
+  });
+
+  test('3155: 202 with the SetupIntent\'s client secret; confirmed once the bank approved; then renewals go through off-session', async () => {
+    const publicId = await trial();
+    const pm = await paymentMethod('4000002500003155');
+    const { requiresAction } = await jsonOf<PaymentActionRequired>(await join({ planPublicId: publicId, paymentMethodId: pm }), 202);
+    expect(requiresAction.intentId).toMatch(/^seti_/);
+    const confirm = () => request('/memberships/confirm', { method: 'POST', token, json: { intentId: requiresAction.intentId } });
+    await expectError(await confirm(), 409, 'paymentPending', 'intentId');
+    expect(await trialMemberships()).toEqual([]);
+    await standIn.authenticate(requiresAction.intentId, 'approve');
+    const detail = await jsonOf<ConversionDetail>(await confirm(), 201);
+    expect(detail.membership.status).toBe('active');
+    expect(await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!)).toEqual([]);
+    await expectError(await confirm(), 409, 'alreadyMember');
+    // What the setting up was for: the first renewal, the member away, is not held by the bank.
+    const member = (await store.getMember(demo.site.id, demo.memberIds.grace!))!;
+    const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url });
+    await expect(stripe.charge(member.processorCustomerId!, pm, { amountCents: 1200, currency: 'usd', description: 'Trial monthly', idempotencyKey: 'renewal-1' })).resolves.toMatchObject({ invoiceId: expect.stringMatching(/^pi_/) });
+    // Not vacuous: a 3155 card only attached (PUT /payment-method), never set up, is held off-session.
+    const attachedOnly = await paymentMethod('4000002500003155');
+    await jsonOf(await request('/payment-method', { method: 'PUT', token, json: { paymentMethodId: attachedOnly } }), 200);
+    await expect(stripe.charge(member.processorCustomerId!, attachedOnly, { amountCents: 1200, currency: 'usd', description: 'Trial monthly', idempotencyKey: 'renewal-2' })).rejects.toMatchObject({ declineCode: 'authentication_required' });
+  });
+
+  test('3155 refused at the bank: 402 on confirming, no membership and no invoice (no money moved)', async () => {
+    const publicId = await trial();
+    const { requiresAction } = await jsonOf<PaymentActionRequired>(await join({ planPublicId: publicId, paymentMethodId: await paymentMethod('4000002500003155') }), 202);
+    await standIn.authenticate(requiresAction.intentId, 'refuse');
+    await expectError(await request('/memberships/confirm', { method: 'POST', token, json: { intentId: requiresAction.intentId } }), 402, 'paymentDeclined', 'intentId');
+    expect(await trialMemberships()).toEqual([]);
+    expect(await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!)).toEqual([]);
+  });
 });

@@ -219,6 +219,16 @@ async function signUpClaimed(
         await recordDeclined(deps, site, member, plan, quote.dueNow, error);
         throw MemberError.of(402, 'paymentDeclined', error.message, cardPath);
       }
+    } else if (processor.setUpOnSession) {
+      // Nothing due now (a trial): the card is set up for the renewals, the bank asked now if it must be.
+      try {
+        const idempotencyKey = `setup:${await signUpAttemptKey(store, site, member, plan, customerId)}`;
+        const setUp = await processor.setUpOnSession(customerId, card.processorId, { idempotencyKey, metadata: signUpMetadata(site, member, plan) });
+        if (setUp !== 'setUp') paid = setUp;
+      } catch (error) {
+        if (!(error instanceof CardDeclinedError)) throw error;
+        throw MemberError.of(402, 'paymentDeclined', error.message, cardPath);
+      }
     }
   }
   if (paid && 'status' in paid) return { requiresAction: { intentId: paid.intentId, clientSecret: paid.clientSecret } };
@@ -254,7 +264,9 @@ export async function confirmSignUp(deps: BillingDeps, site: SiteRecord, member:
     if (outcome.status === 'requiresAction') {
       throw MemberError.of(409, 'paymentPending', 'The payment still waits for your bank: confirm it in the window your bank opened', 'intentId');
     }
-    if (outcome.status === 'failed' || !outcome.receipt) {
+    // A card set up for a trial moved no money: refused, it is no failed payment to record.
+    if (outcome.setup && outcome.status === 'failed') throw MemberError.of(402, 'paymentDeclined', 'Your bank did not confirm the card.', 'intentId');
+    if (outcome.status === 'failed' || (!outcome.receipt && !outcome.setup)) {
       const refused = () => MemberError.of(402, 'paymentDeclined', 'Your bank did not confirm the payment.', 'intentId');
       // Confirmed twice: the refusal is recorded once.
       if ((await store.listInvoicesOfMember(site.id, fresh.id)).some((i) => i.processorInvoiceId === intentId)) throw refused();

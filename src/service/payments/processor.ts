@@ -79,8 +79,10 @@ export interface PaymentOutcome {
   currency: string;
   /** What the service wrote on the intent when it made it (site, member, plan). */
   metadata: Record<string, string>;
-  /** Set when it succeeded. */
+  /** Set when a payment succeeded. */
   receipt?: ChargeReceipt;
+  /** The intent set the card up and moved no money (setUpOnSession): no receipt even when it succeeded. */
+  setup?: true;
 }
 
 export interface PaymentProcessor {
@@ -107,7 +109,15 @@ export interface PaymentProcessor {
    * bank wants it confirmed in the browser. Throws PaymentDeclinedError as `charge` does.
    */
   chargeOnSession?(customerId: string, paymentMethodId: string, request: ChargeRequest & { metadata: Record<string, string> }): Promise<ChargeReceipt | RequiresAction>;
-  /** How an intent made by chargeOnSession ended, as the processor has it now. */
+  /**
+   * Sets the member's card up for charges without them when nothing is due now (a trial): Stripe's
+   * SetupIntent, confirmed on the server with `usage: off_session`, so the first renewal does not
+   * meet a bank that wants the member there. Answers that it is set up, or that the bank wants it
+   * confirmed in the browser (3-D Secure). Throws CardDeclinedError when the bank refuses the card.
+   * Undefined for a processor whose saved card needs no setting up (the test processor).
+   */
+  setUpOnSession?(customerId: string, paymentMethodId: string, request: { idempotencyKey: string; metadata: Record<string, string> }): Promise<'setUp' | RequiresAction>;
+  /** How an intent made by chargeOnSession or setUpOnSession ended, as the processor has it now. */
   paymentOutcome?(intentId: string): Promise<PaymentOutcome>;
   /**
    * Oldest first, failed attempts included: the processor's own list, beside the service's ledger

@@ -119,7 +119,23 @@ export class StripePaymentProcessor implements PaymentProcessor {
     throw this.declined(intent, 'card_declined');
   }
 
+  async setUpOnSession(customerId: string, paymentMethodId: string, request: { idempotencyKey: string; metadata: Record<string, string> }): Promise<'setUp' | RequiresAction> {
+    let intent: Stripe.SetupIntent;
+    try {
+      intent = await this.stripe.setupIntents.create(
+        { customer: customerId, payment_method: paymentMethodId, confirm: true, usage: 'off_session', automatic_payment_methods: NO_REDIRECTS, metadata: request.metadata },
+        { idempotencyKey: request.idempotencyKey },
+      );
+    } catch (error) {
+      throw declinedOrUnknown(error, 'paymentMethod', paymentMethodId) ?? error;
+    }
+    if (intent.status === 'succeeded') return 'setUp';
+    if (intent.status === 'requires_action' && intent.client_secret) return { status: 'requiresAction', intentId: intent.id, clientSecret: intent.client_secret };
+    throw new CardDeclinedError('card_declined');
+  }
+
   async paymentOutcome(intentId: string): Promise<PaymentOutcome> {
+    if (intentId.startsWith('seti_')) return this.setupOutcome(intentId);
     let intent: Stripe.PaymentIntent;
     try {
       intent = await this.stripe.paymentIntents.retrieve(intentId);
@@ -136,6 +152,25 @@ export class StripePaymentProcessor implements PaymentProcessor {
       currency: intent.currency,
       metadata: { ...intent.metadata },
       ...(status === 'succeeded' && { receipt: receiptOf(intent) }),
+    };
+  }
+
+  private async setupOutcome(intentId: string): Promise<PaymentOutcome> {
+    let intent: Stripe.SetupIntent;
+    try {
+      intent = await this.stripe.setupIntents.retrieve(intentId);
+    } catch (error) {
+      throw declinedOrUnknown(error, 'paymentIntent', intentId) ?? error;
+    }
+    return {
+      intentId: intent.id,
+      status: intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_action' ? 'requiresAction' : 'failed',
+      customerId: idOf(intent.customer) ?? '',
+      ...(idOf(intent.payment_method) && { paymentMethodId: idOf(intent.payment_method)! }),
+      amountCents: 0,
+      currency: '',
+      metadata: { ...intent.metadata },
+      setup: true,
     };
   }
 
