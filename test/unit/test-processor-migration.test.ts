@@ -55,6 +55,8 @@ async function expectTakenOver(store: Store) {
   await expect(processor.charge('cus_live_cy', 'pm_live_cy', order)).rejects.toMatchObject({ name: 'UnknownPaymentReferenceError', resource: 'customer' });
 }
 const DAY = 86_400_000;
+/** What SQLite's migration 13 (PostgreSQL's 6) added: the indexes Stripe's events are found by. */
+const DROP_EVENT_INDEXES = 'DROP INDEX invoices_site_charge; DROP INDEX payment_methods_site_processor; DROP INDEX members_site_processor_customer;';
 
 test('SQLite: a database at schema version 10 migrates to 11: the test processor takes over its customers and saved cards', async () => {
   const file = join(dir, 'v10.db');
@@ -64,8 +66,8 @@ test('SQLite: a database at schema version 10 migrates to 11: the test processor
   // As the build before migration 11 left it.
   const old = new Database(file);
   for (const table of TABLES) old.exec(`DROP TABLE ${table}`);
-  // And before migration 12 (issue 28).
-  old.exec('DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments');
+  // And before migrations 12 and 13 (issue 28).
+  old.exec(`DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments; ${DROP_EVENT_INDEXES}`);
   old.pragma('user_version = 10');
   old.close();
   expect(SQLITE_MIGRATIONS[10]).toContain('CREATE TABLE test_processor_customers');
@@ -93,8 +95,8 @@ describePostgres('PostgreSQL', () => {
       await client.connect();
       try {
         await client.query(`DROP TABLE ${TABLES.join(', ')}`);
-        // And before migration 5 (issue 28).
-        await client.query('DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments');
+        // And before migrations 5 and 6 (issue 28).
+        await client.query(`DROP TABLE processor_events; ALTER TABLE sites DROP COLUMN payments; ${DROP_EVENT_INDEXES}`);
         await client.query('UPDATE schema_version SET version = 3');
       } finally {
         await client.end();
