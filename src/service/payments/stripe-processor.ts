@@ -135,43 +135,15 @@ export class StripePaymentProcessor implements PaymentProcessor {
   }
 
   async paymentOutcome(intentId: string): Promise<PaymentOutcome> {
-    if (intentId.startsWith('seti_')) return this.setupOutcome(intentId);
-    let intent: Stripe.PaymentIntent;
     try {
-      intent = await this.stripe.paymentIntents.retrieve(intentId);
+      // A SetupIntent (a trial's card set up) moved no money: no amount, no receipt.
+      if (intentId.startsWith('seti_')) return { ...outcomeOf(await this.stripe.setupIntents.retrieve(intentId)), amountCents: 0, currency: '', setup: true };
+      const intent = await this.stripe.paymentIntents.retrieve(intentId);
+      const outcome = outcomeOf(intent);
+      return { ...outcome, amountCents: intent.amount, currency: intent.currency, ...(outcome.status === 'succeeded' && { receipt: receiptOf(intent) }) };
     } catch (error) {
       throw declinedOrUnknown(error, 'paymentIntent', intentId) ?? error;
     }
-    const status = intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_action' ? 'requiresAction' : 'failed';
-    return {
-      intentId: intent.id,
-      status,
-      customerId: idOf(intent.customer) ?? '',
-      ...(idOf(intent.payment_method) && { paymentMethodId: idOf(intent.payment_method)! }),
-      amountCents: intent.amount,
-      currency: intent.currency,
-      metadata: { ...intent.metadata },
-      ...(status === 'succeeded' && { receipt: receiptOf(intent) }),
-    };
-  }
-
-  private async setupOutcome(intentId: string): Promise<PaymentOutcome> {
-    let intent: Stripe.SetupIntent;
-    try {
-      intent = await this.stripe.setupIntents.retrieve(intentId);
-    } catch (error) {
-      throw declinedOrUnknown(error, 'paymentIntent', intentId) ?? error;
-    }
-    return {
-      intentId: intent.id,
-      status: intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_action' ? 'requiresAction' : 'failed',
-      customerId: idOf(intent.customer) ?? '',
-      ...(idOf(intent.payment_method) && { paymentMethodId: idOf(intent.payment_method)! }),
-      amountCents: 0,
-      currency: '',
-      metadata: { ...intent.metadata },
-      setup: true,
-    };
   }
 
   /** A PaymentIntent confirmed at once; a card error comes back as the intent it left. */
@@ -233,6 +205,18 @@ function codeOf(error: { code?: string; decline_code?: string }): DeclineCode {
 }
 
 /** A card refused as it is attached, or an id Stripe does not know; undefined for anything else. */
+/** What a PaymentIntent and a SetupIntent say alike of how they ended. */
+function outcomeOf(intent: Stripe.PaymentIntent | Stripe.SetupIntent): Pick<PaymentOutcome, 'intentId' | 'status' | 'customerId' | 'paymentMethodId' | 'metadata'> {
+  const paymentMethodId = idOf(intent.payment_method);
+  return {
+    intentId: intent.id,
+    status: intent.status === 'succeeded' ? 'succeeded' : intent.status === 'requires_action' ? 'requiresAction' : 'failed',
+    customerId: idOf(intent.customer) ?? '',
+    ...(paymentMethodId && { paymentMethodId }),
+    metadata: { ...intent.metadata },
+  };
+}
+
 function declinedOrUnknown(error: unknown, resource: 'paymentMethod' | 'paymentIntent', id: string): Error | undefined {
   if (error instanceof Stripe.errors.StripeCardError) return new CardDeclinedError(codeOf(error));
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
