@@ -316,13 +316,19 @@ test('invoices with none: "No invoices yet."', async () => {
   expect(dialogText()).toContain('No invoices yet.');
 });
 
-test('invoices after a paid sign-up: one row with the date, "Lifetime", "$199.00", "Paid"', async () => {
+/** Grace signs up for Lifetime with the test card that pays; the dialog closes. */
+async function paidLifetime() {
   const h = await svcopen('/member/plans/lifetime', GRACE);
   catchNavigation();
   await waitForScreen('Lifetime');
   fillCard(CARD_OK);
   modal().form().requestSubmit();
   await waitFor(() => expect(hosts()).toHaveLength(0));
+  return h;
+}
+
+test('invoices after a paid sign-up: one row with the date, "Lifetime", "$199.00", "Paid"', async () => {
+  const h = await paidLifetime();
 
   // A reload at ?svcopen=/member/invoices, as a link in the page would do; the login stays.
   history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/invoices')}`);
@@ -359,12 +365,7 @@ test('invoices: a declined attempt beside the paid invoice reads as an attempt, 
 });
 
 test('invoices: a payment refunded through the processor reads as the invoice, with a Refunded badge', async () => {
-  const h = await svcopen('/member/plans/lifetime', GRACE);
-  catchNavigation();
-  await waitForScreen('Lifetime');
-  fillCard(CARD_OK);
-  modal().form().requestSubmit();
-  await waitFor(() => expect(hosts()).toHaveLength(0));
+  const h = await paidLifetime();
   // What Stripe's charge.refunded does to the ledger (payments/stripe-events.ts).
   const site = (await h.mock.store.getSiteBySubdomain('demo'))!;
   const member = (await h.mock.store.findMemberLogin(site.id, GRACE.email))!;
