@@ -6,6 +6,7 @@
  * Any other number is refused when the PaymentMethod is created, as Stripe refuses real cards in
  * test mode (test_mode_live_card) and numbers that fail the Luhn check (incorrect_number).
  */
+import { passesLuhn } from '../../../src/service/payments/test-processor';
 
 export interface Decline {
   decline_code: 'generic_decline' | 'insufficient_funds';
@@ -58,7 +59,7 @@ export function checkCardNumber(number: string): CardCheck {
   const card = TEST_CARDS.get(number);
   if (card) return { ok: true, card };
   // Digits only: Stripe.js strips spaces before it sends a number, so the API never sees them.
-  if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
+  if (!/^\d{12,19}$/.test(number) || !passesLuhn(number)) {
     return { ok: false, code: 'incorrect_number', message: 'Your card number is incorrect.' };
   }
   return {
@@ -68,14 +69,4 @@ export function checkCardNumber(number: string): CardCheck {
     message:
       'Your card was declined. Your request was in test mode, but used a non test (live) card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
   };
-}
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
