@@ -30,15 +30,18 @@ const styleLines = {
   },
 };
 
-const plugins = () => [
+const plugins = (nameCache) => [
   styleLines,
   // tsconfig.widget.json compiles the widget alone, for the browser only (no Node types).
   typescript({ tsconfig: './tsconfig.widget.json', compilerOptions: { noEmit: false, declaration: false } }),
   // Internal fields are `_`-prefixed so the minifier may shorten them (STYLE.md, Preact). Each
-  // bundle shortens its own: what passes between the two (src/widget/modal/host.ts) has plain
-  // names. No `module: true`: the plugin sets it for the ESM output only; on the IIFE it would
-  // let terser treat the bundle's top level as module scope.
-  terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: /^_/ } } }),
+  // bundle shortens its own: what passes between the core and the modal (src/widget/modal/host.ts)
+  // has plain names. The modal's chunks share one bundle's internals, so they share one
+  // `nameCache` (the plugin then minifies them one after another): `_body` is the same short
+  // name in the chunk that makes a dialog and in the chunks that draw into it. No `module: true`:
+  // the plugin sets it for the ESM outputs only; on the IIFE it would let terser treat the
+  // bundle's top level as module scope.
+  terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: /^_/ } }, ...(nameCache ? { nameCache } : {}) }),
 ];
 
 export default [
@@ -53,10 +56,20 @@ export default [
   // The screens, loaded by widgets.js from its own origin the first time one opens, so a page
   // view that never opens the modal downloads only the runtime: one bundle per language, the same
   // code with that language's words (docs/decisions/0023-modal-catalogues.md). English is
-  // widgets-modal.js (and stands in for any locale without words of its own).
+  // widgets-modal.js (and stands in for any locale without words of its own). Each is an ES
+  // module (a `<script type="module">`, src/widget/modal-loader.ts) whose groups of screens are
+  // chunks beside it, `widgets-modal<suffix>-<group>-<hash>.js` (src/widget/modal/screen-chunks.ts): the hash ties an entry to the
+  // chunks it was built with, so a cached entry never meets a newer chunk
+  // (docs/decisions/0034-modal-chunks.md).
   ...MODAL_BUNDLES.map((suffix) => ({
     input: `src/widget/modal/index${suffix}.ts`,
-    output: { file: `dist/widgets-modal${suffix}.js`, format: 'iife', sourcemap: true },
-    plugins: plugins(),
+    output: {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: `widgets-modal${suffix}.js`,
+      chunkFileNames: `widgets-modal${suffix}-[name]-[hash].js`,
+      sourcemap: true,
+    },
+    plugins: plugins({}),
   })),
 ];

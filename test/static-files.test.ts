@@ -20,6 +20,9 @@ writeFileSync(join(scriptsDir, 'widgets.js'), '!function(){}();\n');
 writeFileSync(join(scriptsDir, 'widgets.mjs'), 'export {};\n');
 writeFileSync(join(scriptsDir, 'widgets-modal.js'), '!function(){}();\n');
 writeFileSync(join(scriptsDir, 'widgets.d.ts'), 'export {};\n');
+writeFileSync(join(scriptsDir, 'widgets-modal.de-account-B0h-h4HY.js'), 'export {};\n');
+writeFileSync(join(scriptsDir, 'widgets-modal.de-account-B0h-h4HY.js.map'), '{}');
+writeFileSync(join(scriptsDir, 'mock-server.js'), '!function(){}();\n');
 writeFileSync(join(examplesDir, 'index.html'), '<!doctype html><title>examples</title>');
 writeFileSync(join(examplesDir, 'login', 'index.html'), '<!doctype html><title>login</title>');
 writeFileSync(join(examplesDir, 'style.css'), 'body{}');
@@ -77,8 +80,20 @@ test('HEAD has the headers and no body; other methods answer 405', async () => {
   expect(post.headers.get('content-type')).toBe('application/json');
 });
 
+test('a chunk of the screens (its name carries its hash) is JavaScript anyone may load, and kept for good', async () => {
+  const chunk = await request('/scripts/widgets-modal.de-account-B0h-h4HY.js');
+  expect(chunk.status).toBe(200);
+  expect(chunk.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(chunk.headers.get('access-control-allow-origin')).toBe('*');
+  expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(await chunk.text()).toBe('export {};\n');
+  expect((await request('/scripts/widgets-modal.de-account-B0h-h4HY.js.map')).status).toBe(200);
+  // Named like one, but not built: no such file.
+  expect((await request('/scripts/widgets-modal-account-XXXXXXXX.js')).status).toBe(404);
+});
+
 test('only the widget is served from dist/; a missing build says how to make it', async () => {
-  for (const path of ['/scripts/widgets.d.ts', '/scripts/', '/scripts/../dist/widgets.js', '/scripts/x/widgets.js']) {
+  for (const path of ['/scripts/widgets.d.ts', '/scripts/mock-server.js', '/scripts/widgets-modal-../mock-server.js', '/scripts/', '/scripts/../dist/widgets.js', '/scripts/x/widgets.js']) {
     expect((await request(path)).status, path).toBe(404);
   }
   const empty = withStaticFiles(() => new Response(null, { status: 500 }), { scriptsDir: join(root, 'nowhere'), examplesDir });

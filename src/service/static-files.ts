@@ -34,6 +34,12 @@ const SCRIPT_FILES = new Set([
   'widgets-modal.js.map',
   'widgets-modal.de.js.map',
 ]);
+/**
+ * The modal's chunks, a group of screens each, and their maps: `widgets-modal<suffix>-<group>-<hash>.js`
+ * (rollup.config.mjs; the build removes those of earlier builds with it). The hash changes with the
+ * content, so a chunk may be kept for as long as a browser likes.
+ */
+export const MODAL_CHUNK_FILE = /^widgets-modal(\.[a-z]{2})?-[\w-]+\.js(\.map)?$/;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -60,6 +66,7 @@ const SCRIPT_HEADERS = {
   // Pages that isolate themselves (COEP) may still load the widget.
   'cross-origin-resource-policy': 'cross-origin',
 };
+const CHUNK_HEADERS = { ...SCRIPT_HEADERS, 'cache-control': 'public, max-age=31536000, immutable' };
 // Example pages are edited while someone looks at them: always revalidate.
 const EXAMPLE_HEADERS = { 'cache-control': 'no-cache' };
 
@@ -162,8 +169,9 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     }
     if (area === 'scripts') {
       const name = pathname.slice('/scripts/'.length);
-      if (!SCRIPT_FILES.has(name)) return notFound('No such script');
-      return serveFile(request, join(options.scriptsDir, name), SCRIPT_HEADERS, 'The widget is not built: run `npm run build`');
+      const chunk = MODAL_CHUNK_FILE.test(name);
+      if (!SCRIPT_FILES.has(name) && !chunk) return notFound('No such script');
+      return serveFile(request, join(options.scriptsDir, name), chunk ? CHUNK_HEADERS : SCRIPT_HEADERS, 'The widget is not built: run `npm run build`');
     }
     if (pathname === '/examples') return redirect(`/examples/${search}`);
     const path = examplePath(options.examplesDir, pathname.slice('/examples/'.length));

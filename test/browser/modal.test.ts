@@ -155,3 +155,39 @@ browserTest('svcopen=/member/sign_out logs a logged-in member out without fetchi
   expect(modalRequests).toEqual([]);
   expect(await hostCount(page.page)).toBe(0);
 });
+
+browserTest('the screens come in groups: logging in downloads the base alone, the account its group once, on first open', async () => {
+  const member = await createMember(suite.service.url, suite.origin(HOST_A), { firstName: 'Ada', lastName: 'Byron' });
+  const context = await suite.newContext();
+  const raw = await context.newPage();
+  const scripts: string[] = [];
+  raw.on('request', (request) => {
+    const name = /\/scripts\/(widgets-modal[^/?]*\.js)$/.exec(request.url())?.[1];
+    if (name) scripts.push(name);
+  });
+  const page = new WidgetPage(raw);
+  await raw.goto(`${suite.pages.url(HOST_A)}?svcopen=${encodeURIComponent('/member/sign_in')}`);
+  await page.waitForEvent('Service.ready');
+  await raw.getByRole('dialog', { name: 'Log in' }).waitFor({ state: 'visible', timeout: 5_000 });
+  expect(scripts).toEqual(['widgets-modal.js']);
+
+  await raw.getByLabel('E-mail', { exact: true }).fill(member.email);
+  await raw.getByLabel('Password', { exact: true }).fill(member.password);
+  await raw.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForEvent('Service.member.info');
+  await raw.evaluate(() => window.Service.open('/member/account'));
+  await raw.getByRole('dialog', { name: 'Your account' }).waitFor({ state: 'visible', timeout: 5_000 });
+  // The account's group, and the chunk it shares with joining (the card and custom fields).
+  const group = scripts.slice(1);
+  expect(group.some((name) => /^widgets-modal-account-[\w-]+\.js$/.test(name)), group.join(', ')).toBe(true);
+  expect(group.every((name) => /^widgets-modal-[a-z-]+-[\w-]{8}\.js$/.test(name)), group.join(', ')).toBe(true);
+  expect(group.some((name) => name.includes('-join-'))).toBe(false);
+
+  // Another screen of the group, and the same again: nothing more to download.
+  await raw.evaluate(() => window.Service.open('/member/invoices'));
+  await raw.getByRole('dialog', { name: 'Invoices' }).waitFor({ state: 'visible', timeout: 5_000 });
+  await raw.evaluate(() => window.Service.open('/member/account'));
+  await raw.getByRole('dialog', { name: 'Your account' }).waitFor({ state: 'visible', timeout: 5_000 });
+  expect(scripts.slice(1)).toEqual(group);
+  expect(page.log.filter((line) => line.startsWith('pageerror:') || line.startsWith('console.error:'))).toEqual([]);
+});

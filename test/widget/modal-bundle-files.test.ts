@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfigFile } from 'rollup/loadConfigFile';
 import { expect, test } from 'vitest';
-import { BUILD_PARTS, repoRoot } from '../../scripts/lib/paths';
+import { modalDownloads } from '../../scripts/lib/modal-chunks';
+import { BUILD_PARTS, distDir, repoRoot } from '../../scripts/lib/paths';
 import { WIDGET_LOCALES } from '../../src/contract/member';
-import { withStaticFiles } from '../../src/service/static-files';
+import { MODAL_CHUNK_FILE, withStaticFiles } from '../../src/service/static-files';
 import { modalSuffix } from '../../src/widget/modal/host';
 
 const bundles = WIDGET_LOCALES.map((locale) => ({ locale, suffix: modalSuffix(locale), file: `widgets-modal${modalSuffix(locale)}.js` }));
@@ -27,17 +28,36 @@ test.each(bundles)('$locale: $file has an entry, is compiled, built, counted as 
   const tsconfig = readFileSync(join(repoRoot, 'tsconfig.widget.json'), 'utf8');
   expect(tsconfig).toContain(`"${entry}"`);
   const { options } = await loadConfigFile(join(repoRoot, 'rollup.config.mjs'), {});
-  const built = options.flatMap((o) => o.output.map((out) => [o.input, out.file]));
+  // An ES module in dist/, its groups of screens chunks beside it (decision 0034).
+  const built = options.flatMap((o) => o.output.map((out) => [o.input, out.file ?? `${out.dir}/${String(out.entryFileNames)}`]));
   expect(built).toContainEqual([entry, `dist/${file}`]);
   expect(BUILD_PARTS.widget.outputs).toContain(file);
 
   const dir = mkdtempSync(join(tmpdir(), 'svc-modal-bundles-'));
   try {
-    writeFileSync(join(dir, file), '!function(){}();\n');
-    writeFileSync(join(dir, `${file}.map`), '{}');
+    const chunk = `widgets-modal${suffix}-account-AbC_12-x.js`;
+    for (const name of [file, `${file}.map`, chunk, `${chunk}.map`]) writeFileSync(join(dir, name), 'export {};\n');
     const serve = withStaticFiles(() => new Response(null, { status: 404 }), { scriptsDir: dir, examplesDir: dir });
-    for (const name of [file, `${file}.map`]) expect((await serve(new Request(`http://svc.test/scripts/${name}`))).status, name).toBe(200);
+    for (const name of [file, `${file}.map`, chunk, `${chunk}.map`]) expect((await serve(new Request(`http://svc.test/scripts/${name}`))).status, name).toBe(200);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.each(bundles)('$locale: $file imports its groups of screens only when one is drawn, each chunk as served', ({ file }) => {
+  const { base, groups } = modalDownloads(distDir, file);
+  // The base: the entry and what it imports at once; no group among them (an import of a
+  // screen instead of its wrapper in screen-chunks.ts would pull its group in).
+  expect(base[0]).toBe(file);
+  expect(base.filter((name) => /-(account|join|links)-/.test(name))).toEqual([]);
+  const names = [...groups.keys()].map((name) => /-(account|join|links)-[\w-]+\.js$/.exec(name)?.[1]).sort();
+  expect(names).toEqual(['account', 'join', 'links']);
+  for (const [group, files] of groups) {
+    expect(files[0]).toBe(group);
+    for (const name of files) {
+      expect(name).toMatch(MODAL_CHUNK_FILE);
+      expect(name.startsWith(`${file.slice(0, -3)}-`), name).toBe(true); // the language's own chunks
+      expect(existsSync(join(distDir, name)), name).toBe(true);
+    }
   }
 });

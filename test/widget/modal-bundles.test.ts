@@ -4,15 +4,18 @@
  * One modal bundle per language (docs/decisions/0023-modal-catalogues.md): widgets.js asks for the
  * site's settings first and downloads the screens in the site's language, widgets-modal.js for
  * English and widgets-modal.de.js for German; when the settings cannot be had, the page's
- * language picks (the screens then say so in it). happy-dom really fetches the script (MSW
- * answers) and runs it, as a browser would. The page is http: the mock service is http.
+ * language picks (the screens then say so in it). happy-dom cannot import from the network:
+ * ./modal-import-stand-in.ts fetches the module (MSW answers) and runs it, as a browser would. The page is http: the mock service is http.
  */
 import { waitFor } from '@testing-library/dom';
 import { http, HttpResponse } from 'msw';
 import { afterEach, expect, test, vi } from 'vitest';
 import type { SitePatch } from '../../src/service/store/records';
 import { modalEntryKey, modalSuffix, type OpenModal } from '../../src/widget/modal/host';
+import { imported } from './modal-import-stand-in';
 import { harness, type Harness } from './support';
+
+vi.mock('../../src/widget/modal-import', () => import('./modal-import-stand-in'));
 
 const opened: string[] = [];
 const scripts: string[] = [];
@@ -20,6 +23,7 @@ const scripts: string[] = [];
 afterEach(() => {
   opened.length = 0;
   scripts.length = 0;
+  imported.length = 0;
   for (const suffix of ['', '.de']) delete (window as unknown as Record<symbol, unknown>)[modalEntryKey(suffix)];
   delete (window as unknown as Record<string, unknown>).__entry;
   for (const script of document.querySelectorAll('script')) script.remove();

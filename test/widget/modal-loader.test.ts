@@ -1,17 +1,21 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "https://www.demo.localhost/", "settings": {"enableJavaScriptEvaluation": true, "suppressInsecureJavaScriptEnvironmentWarning": true}}
 /**
- * modal-loader.ts: widgets-modal.js fetched with one script element, however often a screen asks
- * for it; the entry it leaves on `window` is the answer; a failed download is reported once and
- * may be tried again. happy-dom really fetches (MSW answers) and runs the script here, so the
- * entry appears only when the served code has run, as in a browser.
+ * modal-loader.ts: widgets-modal.js imported once, however often a screen asks for it; the entry
+ * it leaves on `window` is the answer; a failed download is reported once and may be tried again.
+ * happy-dom cannot import a module from the network: ./modal-import-stand-in.ts fetches it (MSW
+ * answers) and runs it, so the entry appears only when the served code has run, as in a browser
+ * (which test/browser/modal.test.ts proves with the real bundle).
  */
 import { waitFor } from '@testing-library/dom';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { imported } from './modal-import-stand-in';
 import { modalLoader } from '../../src/widget/modal-loader';
 import { MODAL_ENTRY, type OpenModal } from '../../src/widget/modal/host';
 import { harness, settle, type Harness } from './support';
+
+vi.mock('../../src/widget/modal-import', () => import('./modal-import-stand-in'));
 
 const SRC = 'https://cdn.svc.test/scripts/widgets-modal.js';
 /** What the real bundle does (src/widget/modal/index.ts): leave its entry on window. */
@@ -25,6 +29,7 @@ let h: Harness;
 /** MSW (the harness's server, otherwise unused here) answers SRC with `answer`. */
 beforeEach(async () => {
   requests = 0;
+  imported.length = 0;
   answer = () => new HttpResponse(BUNDLE, { headers: { 'content-type': 'text/javascript' } });
   h = await harness();
   h.mock.server.use(
@@ -46,7 +51,6 @@ afterEach(() => {
 const happyDOM = () => (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM;
 
 const entryOnWindow = () => (window as unknown as Record<symbol, OpenModal | undefined>)[MODAL_ENTRY];
-const modalScripts = () => [...document.querySelectorAll('script')].filter((s) => s.src.endsWith('/widgets-modal.js'));
 /** console.warn, silenced and recorded; console.error too (happy-dom reports failed downloads there). */
 function quiet() {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -59,7 +63,7 @@ async function state<T>(promise: Promise<T>): Promise<'pending' | { value: T } |
   return result === pending ? 'pending' : (result as { value: T } | { error: unknown });
 }
 
-test('one script element and one download however often it is called; all calls get the entry the script left', async () => {
+test('one import and one download however often it is called; all calls get the entry the module left', async () => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   answer = async () => {
@@ -69,11 +73,7 @@ test('one script element and one download however often it is called; all calls 
   const warn = quiet();
   const load = modalLoader(document, SRC);
   const calls = [load(), load(), load()];
-  expect(modalScripts()).toHaveLength(1);
-  const script = modalScripts()[0]!;
-  expect(script.src).toBe(SRC);
-  expect(script.async).toBe(true);
-  expect(script.isConnected).toBe(true);
+  expect(imported).toEqual([SRC]);
 
   // Before the script has loaded, nothing is answered.
   expect(await state(calls[0]!)).toBe('pending');
@@ -86,14 +86,14 @@ test('one script element and one download however often it is called; all calls 
   expect(entries[0]).toBe(entryOnWindow());
   expect(new Set(entries).size).toBe(1);
 
-  // Later calls share the download: still one script, one request.
+  // Later calls share the download: still one import, one request.
   expect(await load()).toBe(entries[0]);
-  expect(modalScripts()).toHaveLength(1);
+  expect(imported).toEqual([SRC]);
   expect(requests).toBe(1);
   expect(warn).not.toHaveBeenCalled();
 });
 
-test('a failed download rejects every waiting call, warns once, and a later call tries again with a new script', async () => {
+test('a failed download rejects every waiting call, warns once, and a later call tries again', async () => {
   answer = () => new HttpResponse('not found', { status: 404 });
   const warn = quiet();
   const load = modalLoader(document, SRC);
@@ -103,21 +103,18 @@ test('a failed download rejects every waiting call, warns once, and a later call
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]![0])).toMatch(/^\[Service\] /);
   expect(String(warn.mock.calls[0]![0])).toContain(SRC);
-  expect(modalScripts()).toHaveLength(1);
-  const first = modalScripts()[0]!;
+  expect(imported).toEqual([SRC]);
 
   answer = () => new HttpResponse(BUNDLE, { headers: { 'content-type': 'text/javascript' } });
   const open = await load();
   expect(open).toBe(entryOnWindow());
   expect(open.name).toBe('servedEntry');
-  const scripts = modalScripts();
-  expect(scripts).toHaveLength(2);
-  expect(scripts[1]).not.toBe(first);
+  expect(imported).toEqual([SRC, SRC]);
   expect(requests).toBe(2);
   expect(warn).toHaveBeenCalledTimes(1); // the success adds nothing
 });
 
-test('the network failing (error event) is a failure too, and so is a script that leaves no entry', async () => {
+test('the network failing is a failure too, and so is a module that leaves no entry', async () => {
   const warn = quiet();
   answer = () => HttpResponse.error();
   const load = modalLoader(document, SRC);
@@ -127,23 +124,23 @@ test('the network failing (error event) is a failure too, and so is a script tha
   answer = () => new HttpResponse('/* not the bundle */ window.__other = 1;', { headers: { 'content-type': 'text/javascript' } });
   await expect(load()).rejects.toThrow(/did not start/);
   expect(warn).toHaveBeenCalledTimes(2);
-  expect(modalScripts()).toHaveLength(2);
+  expect(imported).toHaveLength(2);
 
   answer = () => new HttpResponse(BUNDLE, { headers: { 'content-type': 'text/javascript' } });
   const open = await load();
   expect(open.name).toBe('servedEntry');
   expect(open).toBe(entryOnWindow());
-  expect(modalScripts()).toHaveLength(3);
+  expect(imported).toHaveLength(3);
 });
 
-test('when the entry is already on window (the bundle came another way), no script is added and nothing is fetched', async () => {
+test('when the entry is already on window (the bundle came another way), nothing is imported or fetched', async () => {
   const warn = quiet();
   const entry: OpenModal = vi.fn();
   (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = entry;
   const load = modalLoader(document, SRC);
   await expect(load()).resolves.toBe(entry);
   await expect(load()).resolves.toBe(entry);
-  expect(document.querySelectorAll('script')).toHaveLength(0);
+  expect(imported).toEqual([]);
   expect(requests).toBe(0);
   expect(warn).not.toHaveBeenCalled();
 });
@@ -166,5 +163,5 @@ test('the widget downloads widgets-modal.js from its own origin when svcopen ask
   h.start();
   await waitFor(() => expect(opened).toEqual(['/member/sign_in']));
   expect(seen).toEqual([`${h.mock.origin}/scripts/widgets-modal.js`]);
-  expect(modalScripts()).toHaveLength(1);
+  expect(imported).toEqual(seen);
 });

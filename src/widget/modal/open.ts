@@ -5,18 +5,25 @@ import type { ModalHost, OpenModal } from './host';
 import type { Messages } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
 import type { ContentViewingPreference, SiteConfig } from '../../contract/member';
-import { accountScreen } from './screens/account';
-import { contentScreen } from './screens/content';
-import { memberMenuScreen } from './screens/member-menu';
-import { accountEditScreen, emailChangeScreen, passwordChangeScreen, paymentMethodScreen } from './screens/account-forms';
+import {
+  accountEditScreen,
+  accountScreen,
+  contentScreen,
+  emailChangeScreen,
+  emailConfirmScreen,
+  invoicesScreen,
+  memberMenuScreen,
+  membershipsScreen,
+  passwordChangeScreen,
+  passwordResetScreen,
+  paymentMethodScreen,
+  planSignupScreen,
+  plansScreen,
+  registerScreen,
+  signInLinkScreen,
+} from './screen-chunks';
 import { loginScreen } from './screens/login';
 import { askCodeScreen, forgotPasswordScreen } from './screens/mail-request';
-import { emailConfirmScreen, passwordResetScreen, signInLinkScreen } from './screens/mail-links';
-import { invoicesScreen } from './screens/invoices';
-import { membershipsScreen } from './screens/memberships';
-import { planSignupScreen } from './screens/plan-signup';
-import { plansScreen } from './screens/plans';
-import { registerScreen } from './screens/register';
 import { el } from './ui';
 import { webAddress } from './web-address';
 import { errorText, render } from './screen';

@@ -7,9 +7,12 @@
  */
 import { waitFor } from '@testing-library/dom';
 import { http } from 'msw';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import type { MemberInfo } from '../../../src/contract/member';
+import { imported } from '../modal-import-stand-in';
 import { ADA, GRACE, harness, recordEvents, settle } from '../support';
+
+vi.mock('../../../src/widget/modal-import', () => import('../modal-import-stand-in'));
 import {
   choose,
   expectAllLabelled,
@@ -17,7 +20,6 @@ import {
   fill,
   hosts,
   installModalEntry,
-  modalScripts,
   plain,
   silenceWarnings,
   startAt,
@@ -224,7 +226,7 @@ test('sign_out, logged in: logs the member out on the service, without downloadi
   expect(h.requests('DELETE', '/sessions/current')).toBe(1);
   expect(localStorage.getItem('svc:demo:token')).toBeNull();
   await settle();
-  expect(modalScripts()).toHaveLength(0);
+  expect(imported).toEqual([]);
   expect(hosts()).toHaveLength(0);
   expect(warn).not.toHaveBeenCalled();
   expect(location.search).toBe('');
@@ -248,7 +250,7 @@ test('sign_out, logged out: nothing happens (no request, no event beyond start-u
   await settle();
   expect(events.names()).toEqual(['Service.ready', 'Service.member.logout']); // what any logged-out start sends
   expect(h.requests('DELETE', '/sessions/current')).toBe(0);
-  expect(modalScripts()).toHaveLength(0);
+  expect(imported).toEqual([]);
   expect(hosts()).toHaveLength(0);
   expect(warn).not.toHaveBeenCalled();
   expect(location.search).toBe('');
@@ -293,7 +295,7 @@ test('a trailing slash is allowed: /member/sign_in/ opens the login screen', asy
 test('a trailing slash on sign_out logs out too', async () => {
   const h = await startAt('/?svcopen=/member/sign_out/', { member: GRACE, entry: false });
   await waitFor(() => expect(h.service.getMemberInfo()).toEqual({ isLoggedIn: false }));
-  expect(modalScripts()).toHaveLength(0);
+  expect(imported).toEqual([]);
 });
 
 // ---------------------------------------------------------------------------------------------

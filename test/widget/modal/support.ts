@@ -9,6 +9,7 @@ import { modalEntryKey, modalSuffix } from '../../../src/widget/modal/host';
 import { messagesFor } from '../../../src/widget/modal/locales';
 import { modalEntry } from '../../../src/widget/modal/open';
 import { WIDGET_LOCALES } from '../../../src/contract/member';
+import { imported } from '../modal-import-stand-in';
 import type { SitePatch } from '../../../src/service/store/records';
 import { ADA, harness, type Harness } from '../support';
 
@@ -22,6 +23,7 @@ afterEach(() => {
   for (const locale of WIDGET_LOCALES) delete (window as unknown as Record<symbol, unknown>)[modalEntryKey(modalSuffix(locale))];
   history.replaceState(null, '', '/');
   document.body.innerHTML = '';
+  imported.length = 0;
 });
 
 /**
@@ -33,7 +35,6 @@ export function installModalEntry(): void {
 }
 
 export const hosts = () => document.querySelectorAll('[data-svc-modal]');
-export const modalScripts = () => [...document.querySelectorAll('script')].filter((s) => /widgets-modal\.js/.test(s.src));
 
 /**
  * Starts the widget on `address` (which carries svcopen), logged in as `member` first if given:

@@ -1,0 +1,55 @@
+/**
+ * What a page downloads to draw a screen, read from the built modal bundle itself
+ * (dist/widgets-modal<suffix>.js and its chunks, rollup.config.mjs): the entry and what it
+ * imports at once (the base), and for each group of screens (a chunk the base imports when one
+ * of its screens is drawn: src/widget/modal/screen-chunks.ts) that group's chunk and what it
+ * imports at once. The size bench sums them; a test checks that the groups stay out of the base.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** `import{a as b}from"./x.js"`, `import"./x.js"`: fetched before the importing chunk runs. */
+const STATIC_IMPORT = /\bimport\s*(?:[\w${*][^"'()]*?\bfrom\s*)?["']\.\/([^"']+)["']/g;
+/** `import("./x.js")`: fetched when that code runs (a group of screens, on its first screen). */
+const DYNAMIC_IMPORT = /\bimport\(\s*["']\.\/([^"']+)["']\s*\)/g;
+
+export interface ModalDownloads {
+  /** The entry and every chunk it imports at once: what any screen downloads. */
+  base: string[];
+  /** Each group's chunk (by its file name), with the files drawing one of its screens downloads beyond the base. */
+  groups: Map<string, string[]>;
+}
+
+/** The files (in `dir`) that the file `name` imports, statically or dynamically. */
+function importsOf(dir: string, name: string, pattern: RegExp): string[] {
+  const code = readFileSync(join(dir, name), 'utf8');
+  return [...new Set([...code.matchAll(pattern)].map((m) => m[1]!))];
+}
+
+/** `name` and every file it imports at once, and they import, in the order first met. */
+function staticClosure(dir: string, name: string, into = new Set<string>()): Set<string> {
+  if (into.has(name)) return into;
+  into.add(name);
+  for (const next of importsOf(dir, name, STATIC_IMPORT)) staticClosure(dir, next, into);
+  return into;
+}
+
+/** The base and the groups of the modal bundle whose entry is `entry` in `dir` (dist/). */
+export function modalDownloads(dir: string, entry: string): ModalDownloads {
+  const base = staticClosure(dir, entry);
+  const groups = new Map<string, string[]>();
+  // A group may itself import another when one of its screens asks (a payment screen, the
+  // processor's code): that one's download is the importer's plus its own.
+  const visit = (files: Iterable<string>, before: Set<string>) => {
+    for (const file of files) {
+      for (const target of importsOf(dir, file, DYNAMIC_IMPORT)) {
+        if (groups.has(target) || before.has(target)) continue;
+        const own = [...staticClosure(dir, target)].filter((f) => !before.has(f));
+        groups.set(target, [...before].filter((f) => !base.has(f)).concat(own));
+        visit(own, new Set([...before, ...own]));
+      }
+    }
+  };
+  visit(base, base);
+  return { base: [...base], groups };
+}

@@ -1,0 +1,38 @@
+/**
+ * The screens that are chunks of their own (./chunks/, one module a group): a group is
+ * downloaded the first time one of its screens is drawn, so a page downloads the modal's base
+ * (the dialog, logging in, the mailed codes) and the one group the screen asked for: the
+ * account's screens, joining (plans, registration, a plan's sign-up, protected content), or the
+ * mailed links. What the groups share and the base does not have is a chunk rollup makes of its
+ * own. The base stands for the groups' screens by these wrappers, never by importing one: an
+ * import would pull its group into the base (the budget of what one screen downloads,
+ * bench/size.ts; docs/decisions/0034-modal-chunks.md).
+ */
+import type { ContentViewingPreference } from '../../contract/member';
+import type { Screen, ScreenContext } from './screen';
+
+const account = () => import('./chunks/account');
+const join = () => import('./chunks/join');
+const links = () => import('./chunks/links');
+
+// The account.
+export const accountScreen: Screen = (ctx) => account().then((m) => m.accountScreen(ctx));
+export const memberMenuScreen: Screen = (ctx) => account().then((m) => m.memberMenuScreen(ctx));
+export const membershipsScreen: Screen = (ctx) => account().then((m) => m.membershipsScreen(ctx));
+export const invoicesScreen: Screen = (ctx) => account().then((m) => m.invoicesScreen(ctx));
+export const accountEditScreen: Screen = (ctx) => account().then((m) => m.accountEditScreen(ctx));
+export const emailChangeScreen: Screen = (ctx) => account().then((m) => m.emailChangeScreen(ctx));
+export const passwordChangeScreen: Screen = (ctx) => account().then((m) => m.passwordChangeScreen(ctx));
+export const paymentMethodScreen: Screen = (ctx) => account().then((m) => m.paymentMethodScreen(ctx));
+
+// Joining.
+export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => join().then((m) => m.plansScreen(ctx, none));
+export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
+export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
+export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>
+  join().then((m) => m.contentScreen(contentId, preference)(ctx));
+
+// The mailed links.
+export const signInLinkScreen = (token: string): Screen => (ctx) => links().then((m) => m.signInLinkScreen(token)(ctx));
+export const passwordResetScreen = (token: string): Screen => (ctx) => links().then((m) => m.passwordResetScreen(token)(ctx));
+export const emailConfirmScreen = (token: string): Screen => (ctx) => links().then((m) => m.emailConfirmScreen(token)(ctx));
