@@ -16,7 +16,11 @@ const DYNAMIC_IMPORT = /\bimport\(\s*["']\.\/([^"']+)["']\s*\)/g;
 export interface ModalDownloads {
   /** The entry and every chunk it imports at once: what any screen downloads. */
   base: string[];
-  /** Each group's chunk (by its file name), with the files drawing one of its screens downloads beyond the base. */
+  /**
+   * Each group's chunk (by its file name; `a > b` for a chunk `b` that a screen of group `a`
+   * imports, such as Stripe's card field), with the files drawing such a screen downloads beyond
+   * the base.
+   */
   groups: Map<string, string[]>;
 }
 
@@ -40,16 +44,25 @@ export function modalDownloads(dir: string, entry: string): ModalDownloads {
   const groups = new Map<string, string[]>();
   // A group may itself import another when one of its screens asks (a payment screen, the
   // processor's code): that one's download is the importer's plus its own.
-  const visit = (files: Iterable<string>, before: Set<string>) => {
+  const visit = (files: Iterable<string>, before: Set<string>, chain: string) => {
     for (const file of files) {
       for (const target of importsOf(dir, file, DYNAMIC_IMPORT)) {
-        if (groups.has(target) || before.has(target)) continue;
+        const key = chain ? `${chain} > ${target}` : target;
+        if (groups.has(key) || before.has(target)) continue;
         const own = [...staticClosure(dir, target)].filter((f) => !before.has(f));
-        groups.set(target, [...before].filter((f) => !base.has(f)).concat(own));
-        visit(own, new Set([...before, ...own]));
+        groups.set(key, [...before].filter((f) => !base.has(f)).concat(own));
+        visit(own, new Set([...before, ...own]), key);
       }
     }
   };
-  visit(base, base);
+  visit(base, base, '');
+  // A group's words (`<locale>-<group>-words` chunks: src/widget/modal/locales/) are imported
+  // beside its screens, at once: they count with that group.
+  for (const [key, files] of [...groups]) {
+    const group = /-[a-z]{2}-([a-z-]+)-words-[\w-]{8}\.js$/.exec(key)?.[1];
+    if (!group) continue;
+    groups.delete(key);
+    for (const [other, theirs] of groups) if (new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(other.split(' > ')[0]!)) theirs.push(...files.filter((f) => !theirs.includes(f)));
+  }
   return { base: [...base], groups };
 }

@@ -98,6 +98,21 @@ export interface SiteConfig {
   afterRegistration: AfterRegistration;
   /** The site's colours and shapes for the dialog (the site file's `theme:`); absent: the widget's own. */
   theme?: SiteTheme;
+  /**
+   * How a member's card reaches the site's processor. Absent: the built-in test processor's own
+   * card fields. Stripe: the widget loads Stripe.js from `scriptUrl` (Stripe's own,
+   * `https://js.stripe.com/v3/`, unless SVC_STRIPE_JS_URL names a stand-in for tests) when a
+   * payment screen opens, and sends the service only the payment method Stripe.js made.
+   */
+  payments?: StripePayments;
+}
+
+/** A site that takes payments through its own Stripe account: what the browser needs of it. */
+export interface StripePayments {
+  processor: 'stripe';
+  /** The account's publishable key (`pk_live_…`, `pk_test_…`): public by design. */
+  publishableKey: string;
+  scriptUrl: string;
 }
 
 /**

@@ -58,6 +58,8 @@ export interface ServiceOptions {
   processorFor?: ProcessorFor;
   /** Serve the demo site's mailbox (./member/demo-mailbox): the mock server and `svc serve --demo` only. */
   demoMailbox?: boolean;
+  /** SVC_STRIPE_JS_URL, for tests only: where the widget loads Stripe.js from on a Stripe site (a stand-in). */
+  stripeJsUrl?: string;
 }
 
 export async function createServiceApp({
@@ -72,6 +74,7 @@ export async function createServiceApp({
   processor,
   processorFor,
   demoMailbox = false,
+  stripeJsUrl,
 }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
@@ -107,6 +110,7 @@ export async function createServiceApp({
       mailsPerAddress: mailRateLimit === 'off' ? undefined : mailRateLimit,
       trustedProxies,
       demoMailbox,
+      ...(stripeJsUrl && { stripeJsUrl }),
     }),
   );
 

@@ -9,7 +9,7 @@ import type { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { LoadedSite } from '../../mock-server/load-fixtures';
-import type { ConversionDetail, PaymentActionRequired, SessionResponse } from '../../src/contract/member';
+import type { ConversionDetail, PaymentActionRequired, SessionResponse, SiteConfig } from '../../src/contract/member';
 import type { Store } from '../../src/service/store/store';
 import { FIXTURE_NOW } from '../../mock-server/fixtures';
 import { definePlan } from '../../src/service/domain/plans';
@@ -180,4 +180,16 @@ describe('a trial (nothing due now): the card is set up for the renewals with a 
     expect(await trialMemberships()).toEqual([]);
     expect(await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!)).toEqual([]);
   });
+});
+
+test('GET /config tells the widget the site takes cards through Stripe: its publishable key and where Stripe.js is; never a secret', async () => {
+  const config = await jsonOf<SiteConfig>(await request('/config'), 200);
+  expect(config.payments).toStrictEqual({ processor: 'stripe', publishableKey: standIn.publishableKey, scriptUrl: 'https://js.stripe.com/v3/' });
+  const text = JSON.stringify(config);
+  expect(text).not.toContain(standIn.secretKey);
+  expect(text).not.toMatch(/secretKeyEnv|webhookSecretEnv|sk_test_|whsec_/);
+  // SVC_STRIPE_JS_URL (tests only) names a stand-in's Stripe.js instead.
+  const { app: standInApp } = await stripeSite(standIn, { stripeJsUrl: `${standIn.url}/v3/` });
+  const viaStandIn = (await (await standInApp.request(`http://svc.test${BASE}/config`, { headers: { origin: ORIGIN } })).json()) as SiteConfig;
+  expect(viaStandIn.payments?.scriptUrl).toBe(`${standIn.url}/v3/`);
 });

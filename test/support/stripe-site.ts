@@ -22,16 +22,18 @@ export function browserStripe(standIn: StripeStandIn): Stripe {
   return new Stripe(standIn.publishableKey, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0 });
 }
 
-export async function stripeSite(standIn: StripeStandIn, options: { webhookSecret?: string } = {}): Promise<{ store: Store; demo: LoadedSite; app: Hono }> {
+export async function stripeSite(standIn: StripeStandIn, options: { webhookSecret?: string; stripeJsUrl?: string } = {}): Promise<{ store: Store; demo: LoadedSite; app: Hono }> {
   const store = createMemoryStore();
   const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
   const [demo] = (await loadFixtures(store, passwords, FIXTURES, FIXTURE_NOW)) as [LoadedSite];
   await store.updateSite(demo.site.id, { payments: { processor: 'stripe', publishableKey: standIn.publishableKey, secretKeyEnv: 'S', webhookSecretEnv: 'W' } });
-  const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url, ...options });
+  const { stripeJsUrl, ...processorOptions } = options;
+  const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url, ...processorOptions });
   const test = new TestPaymentProcessor({ clock: () => FIXTURE_NOW, store });
   const app = await createServiceApp({
     store, passwords, clock: () => FIXTURE_NOW, signupRateLimit: 'off',
     processorFor: (site) => (site.payments?.processor === 'stripe' ? stripe : test),
+    ...(stripeJsUrl && { stripeJsUrl }),
   });
   return { store, demo, app };
 }

@@ -49,11 +49,14 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   // The base: the entry and what it imports at once; no group among them (an import of a
   // screen instead of its wrapper in screen-chunks.ts would pull its group in).
   expect(base[0]).toBe(file);
-  expect(base.filter((name) => /-(account|join|links)-/.test(name))).toEqual([]);
-  const names = [...groups.keys()].map((name) => /-(account|join|links)-[\w-]+\.js$/.exec(name)?.[1]).sort();
-  expect(names).toEqual(['account', 'join', 'links']);
+  const GROUPS = ['account', 'content', 'join', 'links', 'sign-in'];
+  expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
+  const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
+  expect(names).toEqual(GROUPS);
+  // The account's words come with its screens (src/widget/modal/locales/*-account-words.ts).
+  expect(groups.get([...groups.keys()].find((key) => key.includes('-account-'))!)!.some((name) => /-account-words-/.test(name))).toBe(true);
   for (const [group, files] of groups) {
-    expect(files[0]).toBe(group);
+    expect(files).toContain(group.split(' > ').at(-1));
     for (const name of files) {
       expect(name).toMatch(MODAL_CHUNK_FILE);
       expect(name.startsWith(`${file.slice(0, -3)}-`), name).toBe(true); // the language's own chunks

@@ -113,6 +113,8 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     ...(config.rateLimit && { adminRateLimit: config.rateLimit }),
     // The demo site's mailbox for examples/mail.html: with --demo only, and the demo site's only.
     demoMailbox: settings.demo,
+    // For tests only (README, "Payments"): a Stripe stand-in's Stripe.js instead of Stripe's.
+    ...(settings.env.SVC_STRIPE_JS_URL && { stripeJsUrl: settings.env.SVC_STRIPE_JS_URL }),
   });
   return listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir: join(repoRoot, 'examples') }), config.port, config.host);
 }

@@ -27,7 +27,7 @@ export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
   const ctx = memberContext(options);
   siteScope(app, ctx.store); //   the site by its subdomain, CORS
-  siteRoutes(app, ctx); //        GET /config, /plans, /plans/{publicId}
+  siteRoutes(app, { ...ctx, stripeJsUrl: options.stripeJsUrl }); // GET /config, /plans, /plans/{publicId}
   signupRoute(app, ctx); //       POST /members
   sessionRoutes(app, ctx); //     POST /sessions (password, code, link), DELETE /sessions/current
   meRoutes(app, ctx); //          GET /me, /me/metadata

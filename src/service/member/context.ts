@@ -37,6 +37,8 @@ export interface MemberApiOptions {
   trustedProxies: number;
   /** Serve the demo site's mailbox (./demo-mailbox). */
   demoMailbox?: boolean;
+  /** Where the widget loads Stripe.js from for a Stripe site (SVC_STRIPE_JS_URL, tests only); Stripe's own when absent. */
+  stripeJsUrl?: string;
 }
 
 /** Every route under /sites/:subdomain/ finds its site here (./site-scope sets it). */

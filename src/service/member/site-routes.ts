@@ -7,9 +7,13 @@ import { MemberError } from './errors';
 import { toFieldDefinition } from './member-info';
 import { findOpenPlan, listedPlans, toPlanOffer } from './plan-offers';
 
-export function siteRoutes(app: MemberApp, { store, clock }: Pick<MemberContext, 'store' | 'clock'>): void {
+/** Stripe.js as Stripe serves it: Stripe requires sites to load it from there. */
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
+
+export function siteRoutes(app: MemberApp, { store, clock, stripeJsUrl = STRIPE_JS_URL }: Pick<MemberContext, 'store' | 'clock'> & { stripeJsUrl?: string | undefined }): void {
   app.get('/sites/:subdomain/config', async (c) => {
     const site = c.get('site');
+    const { payments } = site;
     const body: SiteConfig = {
       subdomain: site.subdomain,
       name: site.name,
@@ -21,6 +25,7 @@ export function siteRoutes(app: MemberApp, { store, clock }: Pick<MemberContext,
       signupFields: (await store.listSignupFields(site.id)).map(toFieldDefinition),
       memberMenu: site.memberMenu ?? false,
       afterRegistration: site.afterRegistration ?? { action: 'stay' },
+      ...(payments?.processor === 'stripe' && { payments: { processor: 'stripe', publishableKey: payments.publishableKey, scriptUrl: stripeJsUrl } }),
     };
     return jsonResponse(body);
   });

@@ -1,6 +1,6 @@
 /** widgets-modal.de.js: the screens in German, for sites whose locale is `de` (see index.ts). */
 import { modalEntryKey } from './host';
-import { de } from './locales/de';
+import { deBase } from './locales/de-base';
 import { modalEntry } from './open';
 
-(window as unknown as Record<symbol, unknown>)[modalEntryKey('.de')] = modalEntry(de);
+(window as unknown as Record<symbol, unknown>)[modalEntryKey('.de')] = modalEntry(deBase, { account: () => import('./locales/de-account-words').then((m) => m.deAccount) });

@@ -5,7 +5,8 @@
  * point where the runtime looks for it.
  */
 import { MODAL_ENTRY } from './host';
-import { en } from './locales/en';
+import { enBase } from './locales/en-base';
 import { modalEntry } from './open';
 
-(window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = modalEntry(en);
+// The account's words come with its screens.
+(window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = modalEntry(enBase, { account: () => import('./locales/en-account-words').then((m) => m.enAccount) });

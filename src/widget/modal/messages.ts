@@ -116,3 +116,38 @@ export interface Messages {
     string
   >>;
 }
+
+/** The words only the account's screens use: downloaded with them (locales/*-account-words.ts). */
+export type AccountWord =
+  | 'account'
+  | 'attempt'
+  | 'cancel'
+  | 'cancelAsk'
+  | 'cancelYes'
+  | 'cancelsOn'
+  | 'currentPassword'
+  | 'editAccount'
+  | 'expiresOn'
+  | 'failed'
+  | 'invoiceColumns'
+  | 'invoices'
+  | 'keep'
+  | 'memberships'
+  | 'menu'
+  | 'newEmail'
+  | 'noInvoices'
+  | 'noMemberships'
+  | 'paid'
+  | 'paymentFailed'
+  | 'refunded'
+  | 'renewsOn'
+  | 'signedInAs'
+  | 'updateCard';
+export type AccountWords = Pick<Messages, AccountWord>;
+/** The words a modal bundle holds from the start. */
+export type BaseWords = Omit<Messages, AccountWord>;
+
+/** The words a bundle downloads with a group of screens, by group (the modal's entry gives them). */
+export interface WordLoaders {
+  account(): Promise<AccountWords>;
+}

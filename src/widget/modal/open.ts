@@ -2,16 +2,19 @@ import { log } from '../diagnostics';
 import { matchRoute, type Route } from '../router/routes';
 import { openDialog } from './dialog';
 import type { ModalHost, OpenModal } from './host';
-import type { Messages } from './messages';
+import type { BaseWords, Messages, WordLoaders } from './messages';
 import type { Screen, ScreenContext, Screens } from './screen';
 import type { ContentViewingPreference, SiteConfig } from '../../contract/member';
 import {
   accountEditScreen,
   accountScreen,
+  askCodeScreen,
   contentScreen,
   emailChangeScreen,
   emailConfirmScreen,
+  forgotPasswordScreen,
   invoicesScreen,
+  loginScreen,
   memberMenuScreen,
   membershipsScreen,
   passwordChangeScreen,
@@ -22,8 +25,6 @@ import {
   registerScreen,
   signInLinkScreen,
 } from './screen-chunks';
-import { loginScreen } from './screens/login';
-import { askCodeScreen, forgotPasswordScreen } from './screens/mail-request';
 import { el } from './ui';
 import { webAddress } from './web-address';
 import { errorText, render } from './screen';
@@ -131,6 +132,7 @@ let current: ScreenContext | undefined;
 
 /**
  * A modal bundle's entry, speaking `t`: the words of the site's language, which chose the bundle
+ * (the base's; a group's own words come with it, by `words`)
  * (or of the page's, when the site's settings could not be had; the dialog then says so in them).
  * Opens the dialog at once, with a spinner, then asks for the site's settings (widgets.js has
  * them already, or has just failed to get them) and draws the screen in the site's colours.
@@ -139,16 +141,18 @@ let current: ScreenContext | undefined;
  * first: a logged-in /member/plans with no plan named runs the after-registration action, which
  * may open no dialog at all.
  */
-export const modalEntry = (t: Messages): OpenModal => (host: ModalHost, path: string) => {
+export const modalEntry = (t: Messages | BaseWords, words?: WordLoaders): OpenModal => (host: ModalHost, path: string) => {
   const route = matchRoute(path);
   if (!route) {
     log.warn(`svcopen=${path} names no screen; see the svcopen paths in the widget's documentation.`);
     return Promise.resolve(false);
   }
   const doc = document;
-  const ctx = { doc, host, t, screens: SCREENS, download: leave, trail: [] as Screen[] } as ScreenContext;
+  // The words of a group not yet downloaded are read by that group's screens only, once there
+  // (screen-chunks.ts; test/widget/modal-words.test.ts holds every other module to that).
+  const ctx = { doc, host, t, words, screens: SCREENS, download: leave, trail: [] as Screen[] } as ScreenContext;
   // A screen that cannot load its data says so in the dialog, in words.
-  const fail = (error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(t, error).message));
+  const fail = (error: unknown) => render(ctx, t.problem, el(doc, 'p', { role: 'alert' }, errorText(ctx.t, error).message));
   ctx.show = (next, from) => {
     ctx.trail = from ? [...ctx.trail, from] : [];
     ctx.dialog._body.setAttribute('aria-busy', 'true');

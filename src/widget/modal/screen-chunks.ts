@@ -1,9 +1,9 @@
 /**
  * The screens that are chunks of their own (./chunks/, one module a group): a group is
  * downloaded the first time one of its screens is drawn, so a page downloads the modal's base
- * (the dialog, logging in, the mailed codes) and the one group the screen asked for: the
- * account's screens, joining (plans, registration, a plan's sign-up, protected content), or the
- * mailed links. What the groups share and the base does not have is a chunk rollup makes of its
+ * (the dialog and its router, the words) and the one group the screen asked for: logging in
+ * (with a password or a mailed code), the account's screens, joining (plans, registration, a
+ * plan's sign-up, the card), protected content, or the mailed links. What the groups share and the base does not have is a chunk rollup makes of its
  * own. The base stands for the groups' screens by these wrappers, never by importing one: an
  * import would pull its group into the base (the budget of what one screen downloads,
  * bench/size.ts; docs/decisions/0034-modal-chunks.md).
@@ -11,26 +11,37 @@
 import type { ContentViewingPreference } from '../../contract/member';
 import type { Screen, ScreenContext } from './screen';
 
-const account = () => import('./chunks/account');
+/** The account's screens, and their words (merged into `t` before one draws). */
+const account = (ctx: ScreenContext) =>
+  Promise.all([import('./chunks/account'), ctx.words?.account()]).then(([m, words]) => (Object.assign(ctx.t, words), m));
 const join = () => import('./chunks/join');
 const links = () => import('./chunks/links');
+const signIn = () => import('./chunks/sign-in');
+const content = () => import('./chunks/content');
+
+// Logging in.
+export const loginScreen = (next?: Screen): Screen => (ctx) => signIn().then((m) => m.loginScreen(next)(ctx));
+export const askCodeScreen = (email?: string, next?: Screen): Screen => (ctx) => signIn().then((m) => m.askCodeScreen(email, next)(ctx));
+export const forgotPasswordScreen = (email?: string): Screen => (ctx) => signIn().then((m) => m.forgotPasswordScreen(email)(ctx));
 
 // The account.
-export const accountScreen: Screen = (ctx) => account().then((m) => m.accountScreen(ctx));
-export const memberMenuScreen: Screen = (ctx) => account().then((m) => m.memberMenuScreen(ctx));
-export const membershipsScreen: Screen = (ctx) => account().then((m) => m.membershipsScreen(ctx));
-export const invoicesScreen: Screen = (ctx) => account().then((m) => m.invoicesScreen(ctx));
-export const accountEditScreen: Screen = (ctx) => account().then((m) => m.accountEditScreen(ctx));
-export const emailChangeScreen: Screen = (ctx) => account().then((m) => m.emailChangeScreen(ctx));
-export const passwordChangeScreen: Screen = (ctx) => account().then((m) => m.passwordChangeScreen(ctx));
-export const paymentMethodScreen: Screen = (ctx) => account().then((m) => m.paymentMethodScreen(ctx));
+export const accountScreen: Screen = (ctx) => account(ctx).then((m) => m.accountScreen(ctx));
+export const memberMenuScreen: Screen = (ctx) => account(ctx).then((m) => m.memberMenuScreen(ctx));
+export const membershipsScreen: Screen = (ctx) => account(ctx).then((m) => m.membershipsScreen(ctx));
+export const invoicesScreen: Screen = (ctx) => account(ctx).then((m) => m.invoicesScreen(ctx));
+export const accountEditScreen: Screen = (ctx) => account(ctx).then((m) => m.accountEditScreen(ctx));
+export const emailChangeScreen: Screen = (ctx) => account(ctx).then((m) => m.emailChangeScreen(ctx));
+export const passwordChangeScreen: Screen = (ctx) => account(ctx).then((m) => m.passwordChangeScreen(ctx));
 
 // Joining.
 export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => join().then((m) => m.plansScreen(ctx, none));
 export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
 export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
+export const paymentMethodScreen: Screen = (ctx) => join().then((m) => m.paymentMethodScreen(ctx));
 export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>
-  join().then((m) => m.contentScreen(contentId, preference)(ctx));
+  content().then((m) => m.contentScreen(contentId, preference)(ctx));
+
+// Protected content: below.
 
 // The mailed links.
 export const signInLinkScreen = (token: string): Screen => (ctx) => links().then((m) => m.signInLinkScreen(token)(ctx));

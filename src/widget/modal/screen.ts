@@ -1,7 +1,7 @@
 import type { MemberInfo, SiteConfig } from '../../contract/member';
 import type { Dialog } from './dialog';
 import type { ModalHost } from './host';
-import type { Messages } from './messages';
+import type { Messages, WordLoaders } from './messages';
 import { el } from './ui';
 
 /** What every screen gets: where to draw, the words, the site, and a way to the next screen. */
@@ -21,6 +21,12 @@ export interface ScreenContext {
   trail: Screen[];
   /** Said once, at the top of the next screen drawn ("Saved."). */
   notice?: string | undefined;
+  /**
+   * Downloads the words a group of screens brings (the bundle's: its words start with the base's
+   * only); absent where the catalogue is whole already (tests). ../screen-chunks.ts merges them
+   * into `t` before a screen of the group draws.
+   */
+  words?: WordLoaders | undefined;
   /** The screens, for links from one to another (passed in: screens that lead to each other, such as log-in and registration, import neither). */
   screens: Screens;
   close(): void;

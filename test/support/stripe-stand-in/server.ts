@@ -10,6 +10,7 @@
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STRIPE_JS } from './stripe-js';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { checkCardNumber, type TestCard } from './cards';
@@ -1085,6 +1086,8 @@ const ROUTES: Route[] = [
 interface Answer {
   status: number;
   body: string;
+  /** application/json unless said (the stand-in's Stripe.js is JavaScript). */
+  contentType?: string;
   replayed?: boolean;
 }
 
@@ -1138,8 +1141,11 @@ export async function startStripeStandIn(options: { secretKey?: string; publisha
     const target = new URL(req.url ?? '/', 'http://stand-in');
     const path = target.pathname;
     const body = await readBody(req);
+    if (method === 'GET' && path === '/v3/') return { answer: { status: 200, body: STRIPE_JS, contentType: 'text/javascript; charset=utf-8' } };
 
-    const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    // Stripe.js sends its publishable key as the form's `key` (no header: no CORS preflight).
+    const formKey = method === 'POST' && !req.headers.authorization ? new URLSearchParams(body).get('key') : null;
+    const auth = formKey ? ([`Bearer ${formKey}`, formKey] as const) : /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
     if (!auth) {
       return {
         answer: errorAnswer(
@@ -1197,6 +1203,7 @@ export async function startStripeStandIn(options: { secretKey?: string; publisha
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (type === 'application/json' && path.startsWith('/_stand-in/')) raw = JSON.parse(body || '{}') as Record<string, FormValue>;
         else if (type === 'application/x-www-form-urlencoded' || body === '') raw = parseForm(body);
+        else if (formKey && type === 'text/plain') raw = parseForm(body);
         else throw invalid(`Invalid request: unsupported Content-Type ${type}. If error persists and you need assistance, please contact support@stripe.com.`);
       } else {
         raw = parseForm(target.search.slice(1));
@@ -1205,6 +1212,7 @@ export async function startStripeStandIn(options: { secretKey?: string; publisha
       if (e instanceof ApiError) return { answer: errorAnswer(e), version };
       return { answer: errorAnswer(invalid(e instanceof Error ? e.message : String(e))), version };
     }
+    if (formKey) delete raw.key;
 
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     requests.push({ method, path, params: raw, key, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) });
@@ -1313,7 +1321,9 @@ export async function startStripeStandIn(options: { secretKey?: string; publisha
 
 function send(res: ServerResponse, a: Answer, version: string | undefined, idempotencyKey: string | undefined): void {
   res.statusCode = a.status;
-  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('Content-Type', a.contentType ?? 'application/json');
+  // Stripe.js calls the API from the page: any origin may read the answers, as at Stripe.
+  res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Request-Id', randomId('req_', 14));
   res.setHeader('Stripe-Version', version ?? Stripe.API_VERSION);
   if (idempotencyKey !== undefined) res.setHeader('Idempotency-Key', idempotencyKey);

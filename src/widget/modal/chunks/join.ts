@@ -1,5 +1,5 @@
-/** Joining: the plans, registration, a plan's sign-up and protected content, one chunk (../screen-chunks.ts). */
-export { contentScreen } from '../screens/content';
+/** Joining: the plans, registration, a plan's sign-up and the card; one chunk (../screen-chunks.ts). */
+export { paymentMethodScreen } from '../screens/payment-method';
 export { planSignupScreen } from '../screens/plan-signup';
 export { plansScreen } from '../screens/plans';
 export { registerScreen } from '../screens/register';

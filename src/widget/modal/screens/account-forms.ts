@@ -1,8 +1,6 @@
-import type { MailSentResponse, MemberInfo, SavedCard, SignupFieldValue } from '../../../contract/member';
-import { brandName } from '../format';
+import type { MailSentResponse, MemberInfo, SignupFieldValue } from '../../../contract/member';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
-import { cardFields } from './card-fields';
 import { codeField, codeOf } from './code';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
@@ -87,28 +85,4 @@ export const passwordChangeScreen: Screen = forMember((ctx) => {
     },
   );
   render(ctx, t.changePassword, form);
-});
-
-/** The saved card (GET /payment-method) and a form to replace it (PUT). */
-export const paymentMethodScreen: Screen = forMember(async (ctx) => {
-  const { doc, t, host } = ctx;
-  const saved = await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null);
-  const status = el(doc, 'p', { role: 'status', class: 'summary' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
-  const form = actionForm(
-    ctx,
-    t.saveCard,
-    cardFields(ctx, true),
-    async (f) => {
-      const card = await host.call<SavedCard>('PUT', '/payment-method', {
-        cardNumber: valueOf(f, 'cardNumber'), cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc'),
-      });
-      status.textContent = `${t.saved} ${brandName(card.brand)} •••• ${card.last4}`;
-      f.reset();
-      // The brand shown under the emptied number goes too.
-      f.querySelector('[name=cardNumber]')!.dispatchEvent(new Event('input'));
-      // The service retried a failed payment on the new card: the memberships show how it went.
-      if (host.member()?.memberships.some((m) => m.paymentFailure)) await host.refresh();
-    },
-  );
-  render(ctx, t.paymentMethod, status, form);
 });

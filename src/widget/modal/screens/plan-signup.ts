@@ -1,9 +1,8 @@
-import type { ConversionDetail, PlanOffer, SavedCard } from '../../../contract/member';
+import type { ConversionDetail, PaymentActionRequired, PlanOffer, SavedCard } from '../../../contract/member';
 import { brandName, date, money, percent, perInterval, price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
-import { cardFields } from './card-fields';
 import { actionForm, valueOf } from './form';
 
 /**
@@ -11,6 +10,9 @@ import { actionForm, valueOf } from './form';
  * expiry, its description), an order summary (fee, tax, due now, what follows), then the card
  * when something is due or will be, and POST /memberships. Success sends `Service.conversion`
  * and goes to the plan's welcome page. A member on the plan already goes to its content (spec 4.1).
+ * On a Stripe site the card is Stripe's field (./stripe-card.ts) and only the payment method it
+ * made is sent; a payment the bank wants confirmed (202) is confirmed in Stripe's window, then
+ * POST /memberships/confirm, where the service asks Stripe how it went.
  */
 export function planSignupScreen(publicId: string): Screen {
   return async (ctx: ScreenContext) => {
@@ -22,10 +24,19 @@ export function planSignupScreen(publicId: string): Screen {
     const { currency, dueNow, recurring } = offer;
     // No saved card is an answer (204, null), not a failure.
     const saved = currency ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
-    const form = actionForm(ctx, t.signUp, currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...cardFields(ctx, !saved)] : [], async (f) => {
+    const payments = currency ? config.payments : undefined;
+    const stripe = payments && !saved ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents })) : undefined;
+    // The test processor's own card fields: a chunk a Stripe site never downloads.
+    const card = payments ? (stripe ? [stripe.field] : []) : currency ? await import('./card-fields').then((m) => m.cardFields(ctx, !saved)) : [];
+    const form = actionForm(ctx, t.signUp, currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [], async (f) => {
       const number = valueOf(f, 'cardNumber');
-      const body = { planPublicId: offer.publicId, ...(number && { cardNumber: number, cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc') }) };
-      const detail = await host.call<ConversionDetail>('POST', '/memberships', body);
+      const body = { planPublicId: offer.publicId, ...(stripe ? { paymentMethodId: await stripe.paymentMethod() } : number && { cardNumber: number, cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc') }) };
+      let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body);
+      if ('requiresAction' in detail) {
+        const { intentId, clientSecret } = detail.requiresAction;
+        await import('./stripe-card').then((m) => m.stripeNextAction(doc, payments!, clientSecret));
+        detail = await host.call<ConversionDetail>('POST', '/memberships/confirm', { intentId });
+      }
       await host.converted(detail);
       ctx.go(detail.membership.welcomeUrl);
     });

@@ -1,9 +1,9 @@
 import type { PlanOffer, SignupFieldValue } from '../../../contract/member';
+import type { ServiceError } from '../../public-types';
 import { price } from '../format';
 import { proceed, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
-import { confirmFirst } from './code';
 import { actionForm, valueOf } from './form';
 import { screenButton } from './menu-links';
 
@@ -41,7 +41,8 @@ export function registerScreen(next?: Screen, plan?: string): Screen {
         // The password goes with the code, so the service knows the one who chose it is confirming.
         await ctx.host
           .register({ email, password, firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields })
-          .then(() => proceed(ctx, next), confirmFirst(ctx, email, next, password));
+          // The code screen is logging in's (a chunk joining does not download until it is needed).
+          .then(() => proceed(ctx, next), (error: ServiceError) => import('./code').then((m) => m.confirmFirst(ctx, email, next, password)(error)));
       },
     );
     render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, screenButton(ctx, t.logIn, () => ctx.screens.login(next))));

@@ -1,0 +1,29 @@
+import type { AccountWords } from '../messages';
+
+/** The account's screens' words in German: a chunk of their own, downloaded with those screens (../screen-chunks.ts). */
+export const deAccount: AccountWords = {
+  account: 'Ihr Konto',
+  editAccount: 'Angaben bearbeiten',
+  newEmail: 'Neue E-Mail',
+  currentPassword: 'Aktuelles Passwort',
+  memberships: 'Ihre Mitgliedschaften',
+  noMemberships: 'Sie haben noch keine Mitgliedschaft.',
+  cancel: 'Kündigen',
+  cancelAsk: (plan, date) => `${plan} kündigen? Ihr Zugang bleibt bis ${date}, danach wird nichts mehr berechnet.`,
+  cancelYes: 'Ja, kündigen',
+  keep: 'Behalten',
+  cancelsOn: (date) => `Endet am ${date}`,
+  renewsOn: (date) => `Verlängert sich am ${date}`,
+  expiresOn: (date) => `Läuft ab am ${date}`,
+  invoices: 'Rechnungen',
+  noInvoices: 'Noch keine Rechnungen.',
+  paymentFailed: 'Die letzte Zahlung ist fehlgeschlagen; sie wird in einem Tag erneut versucht.',
+  updateCard: 'Andere Karte verwenden',
+  invoiceColumns: ['Rechnung', 'Betrag', 'Status'],
+  paid: 'Bezahlt',
+  failed: 'Fehlgeschlagen',
+  refunded: 'Erstattet',
+  attempt: (description) => `${description} (Versuch, nicht belastet)`,
+  menu: 'Menü',
+  signedInAs: (name) => `Angemeldet als ${name}`,
+};

@@ -1,0 +1,29 @@
+import type { AccountWords } from '../messages';
+
+/** The account's screens' words in English: a chunk of their own, downloaded with those screens (../screen-chunks.ts). */
+export const enAccount: AccountWords = {
+  account: 'Your account',
+  editAccount: 'Edit your details',
+  newEmail: 'New e-mail',
+  currentPassword: 'Current password',
+  memberships: 'Your memberships',
+  noMemberships: 'You have no membership yet.',
+  cancel: 'Cancel',
+  cancelAsk: (plan, date) => `Cancel ${plan}? You keep access until ${date}, and nothing more is charged.`,
+  cancelYes: 'Yes, cancel it',
+  keep: 'Keep it',
+  cancelsOn: (date) => `Ends on ${date}`,
+  renewsOn: (date) => `Renews on ${date}`,
+  expiresOn: (date) => `Expires on ${date}`,
+  invoices: 'Invoices',
+  noInvoices: 'No invoices yet.',
+  paymentFailed: 'The last payment failed; it is tried again in a day.',
+  updateCard: 'Use another card',
+  invoiceColumns: ['Invoice', 'Amount', 'Status'],
+  paid: 'Paid',
+  failed: 'Failed',
+  refunded: 'Refunded',
+  attempt: (description) => `${description} (attempt, not charged)`,
+  menu: 'Menu',
+  signedInAs: (name) => `Logged in as ${name}`,
+};
