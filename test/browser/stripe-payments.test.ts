@@ -215,3 +215,39 @@ browserTest('changing the card: Stripe’s field on the payment method screen; t
   expect(JSON.parse(put!.body)).toEqual({ paymentMethodId: saved!.processorId });
   await shopper.context.close();
 });
+
+browserTest('the stand-in’s Stripe.js holds the widget to Stripe’s rules: no mount in a shadow root, manual creation after submit()', async () => {
+  const context = await browser!.newContext();
+  const page = await context.newPage();
+  await page.goto(pages!.url(HOST_A));
+  await page.addScriptTag({ url: `${standIn.url}/v3/` });
+  const refusals = await page.evaluate(async (key) => {
+    type Elements = { create(type: string): { mount(target: HTMLElement): void } };
+    type StandIn = { elements(options: object): Elements; createPaymentMethod(options: { elements: Elements }): Promise<unknown> };
+    const stripe = (window as unknown as { Stripe: (k: string) => StandIn }).Stripe(key);
+    const caught = async (run: () => unknown) => {
+      try {
+        await run();
+        return 'no error';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const host = document.body.appendChild(document.createElement('div'));
+    const inShadow = host.attachShadow({ mode: 'open' }).appendChild(document.createElement('div'));
+    const manual = stripe.elements({ mode: 'setup', currency: 'usd', paymentMethodCreation: 'manual' });
+    const automatic = stripe.elements({ mode: 'setup', currency: 'usd' });
+    const light = document.body.appendChild(document.createElement('div'));
+    return {
+      shadow: await caught(() => manual.create('payment').mount(inShadow)),
+      light: await caught(() => manual.create('payment').mount(light)),
+      beforeSubmit: await caught(() => stripe.createPaymentMethod({ elements: manual })),
+      notManual: await caught(() => stripe.createPaymentMethod({ elements: automatic })),
+    };
+  }, standIn.publishableKey);
+  expect(refusals.shadow).toMatch(/cannot be mounted in a ShadowRoot/);
+  expect(refusals.light).toBe('no error');
+  expect(refusals.beforeSubmit).toMatch(/elements.submit\(\) must be called/);
+  expect(refusals.notManual).toMatch(/paymentMethodCreation: 'manual'/);
+  await context.close();
+});
