@@ -107,6 +107,15 @@ export interface SiteConfig {
   payments?: StripePayments;
 }
 
+/**
+ * POST /test-payment-methods (the built-in test processor's card field): the payment method the
+ * widget then sends as `paymentMethodId`, as Stripe.js's would be on a Stripe site.
+ */
+export interface TestPaymentMethod extends SavedCard {
+  /** `pm_test_…` */
+  id: string;
+}
+
 /** A site that takes payments through its own Stripe account: what the browser needs of it. */
 export interface StripePayments {
   processor: 'stripe';

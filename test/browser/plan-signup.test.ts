@@ -61,8 +61,13 @@ async function openAt(context: BrowserContext, path: string): Promise<WidgetPage
 
 const dialogOf = (page: Page, name: string) => page.getByRole('dialog', { name });
 
-browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it ("Ends on …"); one paid invoice', async () => {
+browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it ("Ends on …"); one paid invoice; the card goes to the test processor\'s endpoint only', async () => {
   const context = await browser!.newContext();
+  /** Every request the page sent to the service that carried the card number: its path. */
+  const withCard: string[] = [];
+  context.on('request', (request) => {
+    if (request.url().startsWith(service!.url) && /4242\s*4242\s*4242\s*4242/.test(request.postData() ?? '')) withCard.push(new URL(request.url()).pathname);
+  });
   try {
     await recordEventsIn(context);
     const welcomes: string[] = [];
@@ -98,6 +103,9 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
 
     const conversion = await page.waitForEvent('Service.conversion');
     const detail = conversion.detail as ConversionDetail;
+    // As on a Stripe site, the member API gets a payment method: the card went to the test
+    // processor's own endpoint, and nowhere else.
+    expect(withCard).toEqual([`/member/v1/sites/shop/test-payment-methods`]);
     expect(detail.membership).toMatchObject({ publicPlanId: planPublicId, name: 'Monthly', status: 'active' });
     expect(detail.order).toMatchObject({ currency: 'usd', grandTotalCents: 1200, grandTotal: 12 });
     expect(detail.member.email).toBe(email);

@@ -4,7 +4,7 @@
  * POST /memberships/{id}/cancel, GET /invoices, GET and PUT /payment-method.
  */
 import type { Context, Hono } from 'hono';
-import type { InvoiceSummary, SavedCard } from '../../contract/member';
+import type { InvoiceSummary, SavedCard, TestPaymentMethod } from '../../contract/member';
 import { chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
 import type { ProcessorFor } from '../payments/processor-for';
@@ -14,7 +14,7 @@ import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { findOpenPlan } from './plan-offers';
-import { confirmSignUp, PROCESSOR_ID, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
+import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
@@ -95,6 +95,21 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     // No card yet is an answer, not a failure: a browser logs every 4xx as an error in the console.
     if (!method) return new Response(null, { status: 204, headers: NO_STORE });
     return jsonResponse(savedCard(method), 200, NO_STORE);
+  });
+
+  // The test processor's card field: the card in, a pm_test_… out (makeTestPaymentMethod).
+  app.post('/sites/:subdomain/test-payment-methods', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const siteBilling = billing(site);
+    if (!siteBilling.processor.testCards) {
+      throw MemberError.of(404, 'notFound', 'This site takes cards through Stripe: the card goes to Stripe from the page, never here', 'base');
+    }
+    const payment = readPayment(await readObject(c.req.raw));
+    if (!payment || !('card' in payment)) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
+    const method = await makeTestPaymentMethod(siteBilling, site, member, payment.card);
+    const body: TestPaymentMethod = { id: method.id, brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
+    return jsonResponse(body, 201, NO_STORE);
   });
 
   app.put('/sites/:subdomain/payment-method', async (c) => {

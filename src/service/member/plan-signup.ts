@@ -107,7 +107,7 @@ export async function ensureCustomer({ store, processor }: BillingDeps, site: Si
 export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, payment: Payment) {
   const { processor } = deps;
   const attach = processor.attachPaymentMethod?.bind(processor);
-  if ('card' in payment && attach) {
+  if ('card' in payment && !processor.testCards) {
     throw MemberError.of(400, 'invalidField', 'This site takes cards through Stripe: the card goes to Stripe from the page, never here', 'cardNumber');
   }
   if ('paymentMethodId' in payment && !attach) {
@@ -125,15 +125,38 @@ export async function saveCard(deps: BillingDeps, site: SiteRecord, member: Memb
       expMonth: method.expMonth, expYear: method.expYear, createdAt: deps.clock(),
     });
   } catch (error) {
-    if (error instanceof InvalidCardError) {
-      throw MemberError.fields(error.issues.map(({ path, message }) => ({ path, code: 'invalidField' as const, message })));
-    }
-    const path = 'card' in payment ? 'cardNumber' : 'paymentMethodId';
-    if (error instanceof CardDeclinedError) throw MemberError.of(402, 'paymentDeclined', error.message, path);
-    if (error instanceof UnknownPaymentReferenceError && error.resource === 'paymentMethod') {
-      throw MemberError.of(400, 'invalidField', 'No such payment method: make it again with the card', path);
-    }
-    throw error;
+    throw cardError(error, 'card' in payment ? 'cardNumber' : 'paymentMethodId');
+  }
+}
+
+/** A processor's word on a card as the member API says it: 400 naming each bad field, 402 a refusal; anything else as it was. */
+function cardError(error: unknown, path: 'cardNumber' | 'paymentMethodId'): unknown {
+  if (error instanceof InvalidCardError) {
+    return MemberError.fields(error.issues.map(({ path: field, message }) => ({ path: field, code: 'invalidField' as const, message })));
+  }
+  if (error instanceof CardDeclinedError) return MemberError.of(402, 'paymentDeclined', error.message, path);
+  if (error instanceof UnknownPaymentReferenceError && error.resource === 'paymentMethod') {
+    return MemberError.of(400, 'invalidField', 'No such payment method: make it again with the card', path);
+  }
+  return error;
+}
+
+/**
+ * The test processor's card field (`POST /test-payment-methods`): the card is checked with its
+ * "bank" (a card refused as it is saved is refused here, 402) and kept with the member's test
+ * customer, and the widget sends only the `pm_test_…` id it answers, as Stripe.js makes one at
+ * Stripe. The member's saved card is not changed: a sign-up or PUT /payment-method with the id does.
+ */
+export async function makeTestPaymentMethod(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
+  const customerId = await ensureCustomer(deps, site, member);
+  const add = (id: string) => deps.processor.addPaymentMethod(id, card);
+  try {
+    return await add(customerId).catch(async (error: unknown) => {
+      if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
+      return add(await ensureCustomer(deps, site, member, customerId));
+    });
+  } catch (error) {
+    throw cardError(error, 'cardNumber');
   }
 }
 
@@ -199,7 +222,7 @@ async function signUpClaimed(
   let customerId = await ensureCustomer(deps, site, member);
   let paid: ChargeReceipt | RequiresAction | undefined;
   /** Where a card problem is said: the payment method Stripe.js made, or the test processor's card field. */
-  const cardPath = processor.attachPaymentMethod ? 'paymentMethodId' : 'cardNumber';
+  const cardPath = processor.testCards ? 'cardNumber' : 'paymentMethodId';
   if (plan.type !== 'free') {
     const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
     if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', cardPath);

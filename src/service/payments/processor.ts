@@ -86,6 +86,12 @@ export interface PaymentOutcome {
 }
 
 export interface PaymentProcessor {
+  /**
+   * The built-in test processor: its card field in the widget posts the card to the member API's
+   * test endpoint (`POST /test-payment-methods`), which answers a `pm_test_…` payment method, as
+   * Stripe.js makes one at Stripe; it also still takes card fields on the member API (deprecated).
+   */
+  readonly testCards?: true;
   /** `customerId` is what the conversion event reports as `processorCustomerId`. */
   createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }>;
   /**

@@ -70,6 +70,7 @@ const invoiceOf = (charge: TestProcessorCharge): Invoice => ({
 });
 
 export class TestPaymentProcessor implements PaymentProcessor {
+  readonly testCards = true;
   private readonly clock: Clock;
   private readonly store: TestProcessorMethods;
   private readonly randomPart: () => string;
@@ -102,6 +103,18 @@ export class TestPaymentProcessor implements PaymentProcessor {
     };
     await this.store.addTestProcessorCards([saved]);
     return methodOf(saved);
+  }
+
+  /**
+   * A card its test endpoint made for the member (addPaymentMethod: checked, and a card its bank
+   * refuses already refused there) is the customer's: answered as it was saved. Another id is
+   * unknown, as at Stripe for a payment method of another account.
+   */
+  async attachPaymentMethod(customerId: string, paymentMethodId: string): Promise<PaymentMethod> {
+    await this.requireCustomer(customerId);
+    const card = (await this.store.listTestProcessorCards(customerId)).find((c) => c.id === paymentMethodId);
+    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
+    return methodOf(card);
   }
 
   async listPaymentMethods(customerId: string): Promise<PaymentMethod[]> {

@@ -1,6 +1,8 @@
 import { brandName } from '../format';
+import type { TestPaymentMethod } from '../../../contract/member';
 import type { ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
+import { valueOf } from './form';
 
 /** The brand a card number starts with, as the service names brands (`visa`, `amex`…); '' for none. */
 export const cardBrand = (digits: string): string =>
@@ -11,8 +13,16 @@ export const groupCardNumber = (digits: string): string =>
   (/^3[47]/.test(digits) ? /^(\d{1,4})(\d{1,6})?(\d{1,5})?/.exec(digits)!.slice(1).filter(Boolean) : digits.match(/\d{1,4}/g) ?? []).join(' ');
 
 /**
- * The card's number, expiry and security code, named as POST /memberships and PUT
- * /payment-method name them. As the member types, the number is spaced in groups and its brand
+ * The test processor's card: posted to its endpoint (POST /test-payment-methods), which answers
+ * the payment method the screen then sends as `paymentMethodId`, as Stripe.js makes one at
+ * Stripe: the member API's other calls never carry a card number.
+ */
+export const testPaymentMethod = async ({ host }: ScreenContext, form: HTMLFormElement): Promise<string> =>
+  (await host.call<TestPaymentMethod>('POST', '/test-payment-methods', { cardNumber: valueOf(form, 'cardNumber'), cardExpiry: valueOf(form, 'cardExpiry'), cardCvc: valueOf(form, 'cardCvc') })).id;
+
+/**
+ * The test processor's card fields: number, expiry and security code, named as its endpoint
+ * names them. As the member types, the number is spaced in groups and its brand
  * shown under it, and the expiry gets its slash; the caret is left alone when the member edits
  * in the middle.
  */

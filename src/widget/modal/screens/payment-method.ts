@@ -2,7 +2,7 @@ import type { SavedCard } from '../../../contract/member';
 import { brandName } from '../format';
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
-import { actionForm, valueOf } from './form';
+import { actionForm } from './form';
 
 /**
  * The saved card (GET /payment-method) and a form to replace it (PUT): the test processor's card
@@ -16,16 +16,14 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
   const status = el(doc, 'p', { role: 'status', class: 'summary' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
   // On a Stripe site, Stripe's field, set up for later charges (./stripe-card.ts).
   const stripe = payments && (await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: config.currency })));
+  const testCards = payments ? undefined : await import('./card-fields');
   const form = actionForm(
     ctx,
     t.saveCard,
-    stripe ? [stripe.field] : await import('./card-fields').then((m) => m.cardFields(ctx, true)),
+    stripe ? [stripe.field] : testCards!.cardFields(ctx, true),
     async (f) => {
-      const card = await host.call<SavedCard>(
-        'PUT',
-        '/payment-method',
-        stripe ? { paymentMethodId: await stripe.paymentMethod() } : { cardNumber: valueOf(f, 'cardNumber'), cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc') },
-      );
+      const paymentMethodId = stripe ? await stripe.paymentMethod() : await testCards!.testPaymentMethod(ctx, f);
+      const card = await host.call<SavedCard>('PUT', '/payment-method', { paymentMethodId });
       status.textContent = `${t.saved} ${brandName(card.brand)} •••• ${card.last4}`;
       f.reset();
       // The brand shown under the emptied number goes too.

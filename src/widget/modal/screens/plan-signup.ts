@@ -27,10 +27,13 @@ export function planSignupScreen(publicId: string): Screen {
     const payments = currency ? config.payments : undefined;
     const stripe = payments && !saved ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents })) : undefined;
     // The test processor's own card fields: a chunk a Stripe site never downloads.
-    const card = payments ? (stripe ? [stripe.field] : []) : currency ? await import('./card-fields').then((m) => m.cardFields(ctx, !saved)) : [];
+    const testCards = payments || !currency ? undefined : await import('./card-fields');
+    const card = stripe ? [stripe.field] : testCards ? testCards.cardFields(ctx, !saved) : [];
     const form = actionForm(ctx, t.signUp, currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [], async (f) => {
       const number = valueOf(f, 'cardNumber');
-      const body = { planPublicId: offer.publicId, ...(stripe ? { paymentMethodId: await stripe.paymentMethod() } : number && { cardNumber: number, cardExpiry: valueOf(f, 'cardExpiry'), cardCvc: valueOf(f, 'cardCvc') }) };
+      // Only a payment method goes to the service: Stripe's, or the test processor's endpoint's.
+      const paymentMethodId = stripe ? await stripe.paymentMethod() : number ? await testCards!.testPaymentMethod(ctx, f) : undefined;
+      const body = { planPublicId: offer.publicId, ...(paymentMethodId && { paymentMethodId }) };
       let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body);
       if ('requiresAction' in detail) {
         const { intentId, clientSecret } = detail.requiresAction;
