@@ -57,9 +57,9 @@ export default [
   // view that never opens the modal downloads only the runtime: one bundle per language, the same
   // code with that language's words (docs/decisions/0023-modal-catalogues.md). English is
   // widgets-modal.js (and stands in for any locale without words of its own). Each is an ES
-  // module (a `<script type="module">`, src/widget/modal-loader.ts) whose groups of screens are
-  // chunks beside it, `widgets-modal<suffix>-<group>-<hash>.js` (src/widget/modal/screen-chunks.ts): the hash ties an entry to the
-  // chunks it was built with, so a cached entry never meets a newer chunk
+  // module (imported by src/widget/modal-loader.ts) whose groups of screens are chunks beside
+  // it, `widgets-modal<suffix>-<group>-<hash>.js` (src/widget/modal/screen-chunks.ts): the hash
+  // ties an entry to the chunks it was built with, so a cached entry never meets a newer chunk
   // (docs/decisions/0034-modal-chunks.md).
   ...MODAL_BUNDLES.map((suffix) => ({
     input: `src/widget/modal/index${suffix}.ts`,

@@ -96,6 +96,18 @@ export async function ensureCustomer({ store, processor }: BillingDeps, site: Si
 }
 
 /**
+ * `work` with the member's processor customer; once more with a new customer when the processor
+ * does not know that one (data imported from elsewhere, a processor whose records were lost).
+ */
+async function withCustomer<T>(deps: BillingDeps, site: SiteRecord, member: MemberRecord, work: (customerId: string) => Promise<T>): Promise<T> {
+  const customerId = await ensureCustomer(deps, site, member);
+  return work(customerId).catch(async (error: unknown) => {
+    if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
+    return work(await ensureCustomer(deps, site, member, customerId));
+  });
+}
+
+/**
  * Saves a new card for the member (replacing the saved one); a bad card is a 400 naming each
  * field, a card its bank refuses as it is saved a 402, and either keeps the card saved before.
  * A member whose customer the processor does not know (data imported from elsewhere, a processor
@@ -114,12 +126,8 @@ export async function saveCard(deps: BillingDeps, site: SiteRecord, member: Memb
     throw MemberError.of(400, 'invalidField', 'This site takes the card in its own fields (cardNumber, cardExpiry, cardCvc)', 'paymentMethodId');
   }
   const addTo = async (id: string) => ('card' in payment ? processor.addPaymentMethod(id, payment.card) : attach!(id, payment.paymentMethodId));
-  const customerId = await ensureCustomer(deps, site, member);
   try {
-    const method = await addTo(customerId).catch(async (error: unknown) => {
-      if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
-      return addTo(await ensureCustomer(deps, site, member, customerId));
-    });
+    const method = await withCustomer(deps, site, member, addTo);
     return await deps.store.savePaymentMethod({
       siteId: site.id, memberId: member.id, processorId: method.id, brand: method.brand, last4: method.last4,
       expMonth: method.expMonth, expYear: method.expYear, createdAt: deps.clock(),
@@ -148,13 +156,8 @@ function cardError(error: unknown, path: 'cardNumber' | 'paymentMethodId'): unkn
  * Stripe. The member's saved card is not changed: a sign-up or PUT /payment-method with the id does.
  */
 export async function makeTestPaymentMethod(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
-  const customerId = await ensureCustomer(deps, site, member);
-  const add = (id: string) => deps.processor.addPaymentMethod(id, card);
   try {
-    return await add(customerId).catch(async (error: unknown) => {
-      if (!(error instanceof UnknownPaymentReferenceError && error.resource === 'customer')) throw error;
-      return add(await ensureCustomer(deps, site, member, customerId));
-    });
+    return await withCustomer(deps, site, member, (customerId) => deps.processor.addPaymentMethod(customerId, card));
   } catch (error) {
     throw cardError(error, 'cardNumber');
   }
