@@ -3,8 +3,8 @@
  * downloaded the first time one of its screens is drawn, so a page downloads the modal's base
  * (the dialog and its router, the words) and the one group the screen asked for: logging in
  * (with a password or a mailed code), the account's screens, joining (plans, registration, a
- * plan's sign-up, the card), protected content, or the mailed links. What the groups share and the base does not have is a chunk rollup makes of its
- * own. The base stands for the groups' screens by these wrappers, never by importing one: an
+ * plan's sign-up, the card), protected content, or the mailed links. What the groups share and
+ * the base does not have are chunks rollup makes of their own. The base stands for the groups' screens by these wrappers, never by importing one: an
  * import would pull its group into the base (the budget of what one screen downloads,
  * bench/size.ts; docs/decisions/0034-modal-chunks.md).
  */
@@ -38,10 +38,10 @@ export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void
 export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
 export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
 export const paymentMethodScreen: Screen = (ctx) => join().then((m) => m.paymentMethodScreen(ctx));
+
+// Protected content.
 export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>
   content().then((m) => m.contentScreen(contentId, preference)(ctx));
-
-// Protected content: below.
 
 // The mailed links.
 export const signInLinkScreen = (token: string): Screen => (ctx) => links().then((m) => m.signInLinkScreen(token)(ctx));
