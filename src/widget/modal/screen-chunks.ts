@@ -4,9 +4,9 @@
  * (the dialog and its router, the words) and the one group the screen asked for: logging in
  * (with a password or a mailed code), the account's screens, joining (plans, registration, a
  * plan's sign-up, the card), protected content, or the mailed links. What the groups share and
- * the base does not have are chunks rollup makes of their own. The base stands for the groups' screens by these wrappers, never by importing one: an
- * import would pull its group into the base (the budget of what one screen downloads,
- * bench/size.ts; docs/decisions/0034-modal-chunks.md).
+ * the base does not have are chunks rollup makes of their own. The base stands for the groups'
+ * screens by these wrappers, never by importing one: an import would pull its group into the
+ * base (the budget of what one screen downloads, bench/size.ts; docs/decisions/0034-modal-chunks.md).
  */
 import type { ContentViewingPreference } from '../../contract/member';
 import type { Screen, ScreenContext } from './screen';
