@@ -34,6 +34,7 @@ let service: RunningService | undefined;
 let pages: PageServer | undefined;
 let monthly = '';
 let trial = '';
+let yearly = '';
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
@@ -45,6 +46,7 @@ if (!skipBrowserTests) {
         await store.updateSite(site.id, { payments: { processor: 'stripe', publishableKey: standIn.publishableKey, secretKeyEnv: 'SHOP_STRIPE_KEY', webhookSecretEnv: 'SHOP_STRIPE_WHSEC' } });
         const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
         monthly = (await define({ name: 'Monthly', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } } })).publicId;
+        yearly = (await define({ name: 'Yearly', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 120, currency: 'usd', interval: { count: 1, unit: 'year' } } })).publicId;
         trial = (await define({ name: 'Trial', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 9, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 } })).publicId;
       },
       env: {
@@ -250,4 +252,23 @@ browserTest('the stand-in’s Stripe.js holds the widget to Stripe’s rules: no
   expect(refusals.beforeSubmit).toMatch(/elements.submit\(\) must be called/);
   expect(refusals.notManual).toMatch(/paymentMethodCreation: 'manual'/);
   await context.close();
+});
+
+browserTest('a saved card the bank asks about again (3155, on-session): the next sign-up shows no card field, and the bank’s window still comes', async () => {
+  const shopper = await openSignUp(monthly);
+  await payWith(shopper, '4000 0025 0000 3155');
+  const bank = shopper.page.page.getByRole('dialog', { name: '3D Secure test page' });
+  await bank.getByRole('button', { name: 'Complete authentication' }).click();
+  await shopper.page.waitForEvent('Service.conversion', { timeout: 10_000 });
+  const { page } = shopper;
+  await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
+  const signUp = page.page.getByRole('dialog', { name: 'Yearly' });
+  await signUp.getByText(/3155/).waitFor({ state: 'visible', timeout: 10_000 });
+  expect(await cardField(page).count()).toBe(0);
+  await signUp.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await bank.getByRole('button', { name: 'Complete authentication' }).click();
+  await page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
+  expect((await membershipsOf(shopper.member)).map((m) => m.status)).toEqual(['active', 'active']);
+  expectNoCardSent(shopper, '4000002500003155');
+  await shopper.context.close();
 });
