@@ -254,7 +254,7 @@ browserTest('the stand-in’s Stripe.js holds the widget to Stripe’s rules: no
   await context.close();
 });
 
-browserTest('a saved card the bank asks about again (3155, on-session): the next sign-up shows no card field, and the bank’s window still comes', async () => {
+browserTest('a saved card the bank asks about again (3155, on-session): the next sign-up offers Stripe’s field beside it, left empty the saved card pays, and the bank’s window still comes', async () => {
   const shopper = await openSignUp(monthly);
   await payWith(shopper, '4000 0025 0000 3155');
   const bank = shopper.page.page.getByRole('dialog', { name: '3D Secure test page' });
@@ -264,11 +264,31 @@ browserTest('a saved card the bank asks about again (3155, on-session): the next
   await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
   const signUp = page.page.getByRole('dialog', { name: 'Yearly' });
   await signUp.getByText(/3155/).waitFor({ state: 'visible', timeout: 10_000 });
-  expect(await cardField(page).count()).toBe(0);
+  // "…or enter another one": Stripe's field is there, and may be left empty.
+  await cardField(page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
+  const made = standIn.requests.filter((r) => r.path === '/v1/payment_methods').length;
   await signUp.getByRole('button', { name: 'Sign up', exact: true }).click();
   await bank.getByRole('button', { name: 'Complete authentication' }).click();
   await page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
   expect((await membershipsOf(shopper.member)).map((m) => m.status)).toEqual(['active', 'active']);
+  // The saved card paid: no new payment method was made, none sent.
+  expect(standIn.requests.filter((r) => r.path === '/v1/payment_methods').length).toBe(made);
+  expect(JSON.parse(shopper.toService.filter((r) => r.url.endsWith('/memberships')).at(-1)!.body)).toEqual({ planPublicId: yearly });
   expectNoCardSent(shopper, '4000002500003155');
+  await shopper.context.close();
+});
+
+browserTest('beside a saved card, another card typed in Stripe’s field is the one that pays', async () => {
+  const shopper = await openSignUp(monthly);
+  await payWith(shopper, '4242 4242 4242 4242');
+  await shopper.page.waitForEvent('Service.conversion', { timeout: 10_000 });
+  await shopper.page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
+  await shopper.page.page.getByRole('dialog', { name: 'Yearly' }).getByText(/4242/).waitFor({ state: 'visible', timeout: 10_000 });
+  await cardField(shopper.page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
+  await payWith(shopper, '5555 5555 5555 4444');
+  await shopper.page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
+  const saved = await service!.withStore((store, site) => store.getPaymentMethod(site.id, shopper.member.session.memberInfo.id));
+  expect(saved).toMatchObject({ brand: 'mastercard', last4: '4444' });
+  expectNoCardSent(shopper, '5555555555554444');
   await shopper.context.close();
 });

@@ -42,7 +42,12 @@ function installStandInStripe(apiBase: string): void {
         return Object.assign(state, {
           create(type: string) {
             if (type !== 'payment') throw new Error(`IntegrationError: the stand-in has the Payment Element only, not ${type}`);
+            const changes: ((event: { empty: boolean; complete: boolean }) => void)[] = [];
             return {
+              /** `change`, as Stripe's: `empty` while nothing is typed in the field. */
+              on(name: string, handler: (event: { empty: boolean; complete: boolean }) => void) {
+                if (name === 'change') changes.push(handler);
+              },
               mount(where: string | HTMLElement) {
                 const target = typeof where === 'string' ? document.querySelector<HTMLElement>(where) : where;
                 if (!target) throw new Error('IntegrationError: the selector you specified does not match any element');
@@ -64,6 +69,10 @@ function installStandInStripe(apiBase: string): void {
                 frame.dataset.standInPaymentElement = '';
                 frame.dataset.appearance = JSON.stringify(options.appearance ?? null);
                 frame.append(number.wrap, expiry.wrap, cvc.wrap);
+                frame.addEventListener('input', () => {
+                  const typed = [number, expiry, cvc].map((f) => digits(f.input).length);
+                  for (const handler of changes) handler({ empty: typed.every((n) => n === 0), complete: typed[0]! >= 12 && typed[1] === 4 && typed[2]! >= 3 });
+                });
                 target.replaceChildren(frame);
                 state._card = { number: number.input, expiry: expiry.input, cvc: cvc.input };
               },

@@ -25,7 +25,8 @@ export function planSignupScreen(publicId: string): Screen {
     // No saved card is an answer (204, null), not a failure.
     const saved = currency ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
     const payments = currency ? config.payments : undefined;
-    const stripe = payments && !saved ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents })) : undefined;
+    // Beside a saved card, Stripe's field may be left empty: the saved card pays.
+    const stripe = payments ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents }, !!saved)) : undefined;
     // The test processor's own card fields: a chunk a Stripe site never downloads.
     const testCards = payments || !currency ? undefined : await import('./card-fields');
     const card = stripe ? [stripe.field] : testCards ? testCards.cardFields(ctx, !saved) : [];

@@ -16,8 +16,11 @@ import { el } from '../ui';
 export interface StripeCard {
   /** The slot that shows the field, for the form. */
   field: HTMLElement;
-  /** Checks the field and has Stripe make the payment method: its id. Rejects with Stripe's words. */
-  paymentMethod(): Promise<string>;
+  /**
+   * Checks the field and has Stripe make the payment method: its id; undefined when the field was
+   * left empty and need not be filled (a saved card pays). Rejects with Stripe's words.
+   */
+  paymentMethod(): Promise<string | undefined>;
 }
 
 let loading: Promise<Stripe> | undefined;
@@ -41,7 +44,7 @@ const failed = (error: { message?: string | undefined }) => Promise.reject(new E
  * Mounts the Payment Element for what the screen will do with the card: pay `amount` now
  * (`payment`), or save it for later charges (`setup`: a trial, a new card).
  */
-export async function stripeCard(ctx: ScreenContext, payments: StripePayments, intent: { amount?: number; currency: string }): Promise<StripeCard> {
+export async function stripeCard(ctx: ScreenContext, payments: StripePayments, intent: { amount?: number; currency: string }, optional?: boolean): Promise<StripeCard> {
   const { doc, dialog } = ctx;
   const stripe = await stripeOf(doc, payments);
   const style = getComputedStyle(dialog._body);
@@ -56,10 +59,14 @@ export async function stripeCard(ctx: ScreenContext, payments: StripePayments, i
   host.querySelector('[slot=svc-card]')?.remove();
   const target = el(doc, 'div', { slot: 'svc-card' });
   host.append(target);
-  elements.create('payment').mount(target);
+  const element = elements.create('payment');
+  let empty = true;
+  element.on('change', (event) => (empty = event.empty));
+  element.mount(target);
   return {
     field: el(doc, 'slot', { name: 'svc-card' }),
     async paymentMethod() {
+      if (optional && empty) return;
       const checked = await elements.submit();
       if (checked.error) return failed(checked.error);
       const made = await stripe.createPaymentMethod({ elements });
