@@ -88,12 +88,27 @@ test('charge.refunded in full: the invoice shows refunded, one paymentRefunded e
   expect(refunded[0]!.details).toEqual({ amount: expect.stringMatching(/499/), chargeId, invoiceId: intentId });
 });
 
-test('a partial refund is acknowledged and leaves the invoice paid', async () => {
+test('refunds in part: the invoice stays paid, one paymentRefunded event (partial) a refund with what is refunded so far; the rest refunds it in full', async () => {
   const { chargeId, intentId } = await paidSignUp();
-  const res = await send('charge.refunded', { id: chargeId, object: 'charge', amount: 49900, amount_refunded: 1000, refunded: false, payment_intent: intentId });
-  expect(JSON.parse(res.body)).toEqual({ received: true, outcome: 'partialRefund' });
+  const refunded = (amount: number, full = false) => ({ id: chargeId, object: 'charge', amount: 49900, amount_refunded: amount, refunded: full, currency: 'usd', payment_intent: intentId });
+  const first = await send('charge.refunded', refunded(1000), { id: 'evt_part_1' });
+  expect(JSON.parse(first.body)).toEqual({ received: true, outcome: 'partialRefund' });
   expect((await invoices()).map((i) => i.status)).toEqual(['paid']);
-  expect(await events('paymentRefunded')).toEqual([]);
+  expect((await events('paymentRefunded')).map((e) => e.details)).toEqual([{ amount: expect.stringMatching(/10\.00/), chargeId, invoiceId: intentId, partial: 'true' }]);
+  // The same refund redelivered as another event (after a crash): no second event.
+  await send('charge.refunded', refunded(1000), { id: 'evt_part_1_again' });
+  expect(await events('paymentRefunded')).toHaveLength(1);
+  // A second refund: Stripe's amount_refunded is what has been refunded so far.
+  await send('charge.refunded', refunded(3000), { id: 'evt_part_2' });
+  expect((await events('paymentRefunded')).map((e) => e.details.amount)).toEqual([expect.stringMatching(/10\.00/), expect.stringMatching(/30\.00/)]);
+  expect((await invoices()).map((i) => i.status)).toEqual(['paid']);
+  // The rest: refunded in full.
+  const full = await send('charge.refunded', refunded(49900, true), { id: 'evt_part_full' });
+  expect(JSON.parse(full.body)).toEqual({ received: true, outcome: 'refunded' });
+  expect((await invoices()).map((i) => i.status)).toEqual(['refunded']);
+  const all = await events('paymentRefunded');
+  expect(all).toHaveLength(3);
+  expect(all.find((e) => e.details.partial === undefined)!.details).toEqual({ amount: expect.stringMatching(/499\.00/), chargeId, invoiceId: intentId });
 });
 
 test('a bad signature, a stale one and none are refused (400) and change nothing', async () => {

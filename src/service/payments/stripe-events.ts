@@ -5,7 +5,9 @@
  * the member has none for the same charge (or dispute), a card already gone stays gone.
  *
  * - `charge.refunded`, refunded in full: the invoice shows `refunded`; a `paymentRefunded` member
- *   event. A partial refund is acknowledged and left to Stripe's dashboard.
+ *   event. Refunded in part: the invoice stays paid, and a `paymentRefunded` event with
+ *   `partial: 'true'` says how much of it has been refunded so far (one per refund: Stripe's
+ *   `amount_refunded` grows with each).
  * - `charge.dispute.created`: a `paymentDisputed` member event, for the owner's Admin API.
  * - `payment_method.detached`: the member's saved card is removed; the next renewal fails as
  *   with no card, and the member is asked for a new one as after a decline.
@@ -55,15 +57,16 @@ export async function handleStripeEvent(store: Store, site: SiteRecord, event: P
 async function chargeRefunded(store: Store, site: SiteRecord, charge: Record<string, unknown>, now: number): Promise<StripeEventOutcome> {
   const chargeId = text(charge.id);
   if (!chargeId || !(await store.getInvoiceByCharge(site.id, chargeId))) return 'unknownReference';
-  if (charge.refunded !== true) return 'partialRefund';
-  const invoice = await store.markInvoiceRefunded(site.id, chargeId);
-  if (!invoice) return 'unknownReference'; // a failed attempt: nothing was paid to refund
-  await addOnce(store, site, invoice.memberId, 'paymentRefunded', 'chargeId', now, {
+  const partial = charge.refunded !== true;
+  const invoice = partial ? await store.getInvoiceByCharge(site.id, chargeId) : await store.markInvoiceRefunded(site.id, chargeId);
+  if (invoice?.status !== (partial ? 'paid' : 'refunded')) return 'unknownReference'; // a failed attempt: nothing was paid to refund
+  await addOnce(store, site, invoice.memberId, 'paymentRefunded', ['chargeId', 'amount'], now, {
     amount: formatMoney(cents(charge.amount_refunded) || invoice.totalCents, invoice.currency, site.locale),
     chargeId,
     invoiceId: invoice.processorInvoiceId,
+    ...(partial && { partial: 'true' }),
   });
-  return 'refunded';
+  return partial ? 'partialRefund' : 'refunded';
 }
 
 async function disputeCreated(store: Store, site: SiteRecord, dispute: Record<string, unknown>, now: number): Promise<StripeEventOutcome> {
@@ -71,7 +74,7 @@ async function disputeCreated(store: Store, site: SiteRecord, dispute: Record<st
   const chargeId = idOf(dispute.charge);
   const invoice = chargeId && disputeId ? await store.getInvoiceByCharge(site.id, chargeId) : undefined;
   if (!invoice) return 'unknownReference';
-  await addOnce(store, site, invoice.memberId, 'paymentDisputed', 'disputeId', now, {
+  await addOnce(store, site, invoice.memberId, 'paymentDisputed', ['disputeId'], now, {
     amount: formatMoney(cents(dispute.amount) || invoice.totalCents, text(dispute.currency) ?? invoice.currency, site.locale),
     chargeId: chargeId!,
     invoiceId: invoice.processorInvoiceId,
@@ -81,11 +84,11 @@ async function disputeCreated(store: Store, site: SiteRecord, dispute: Record<st
   return 'disputed';
 }
 
-/** Adds the member event unless the member has one of that type with the same `key` detail. */
-async function addOnce(store: Store, site: SiteRecord, memberId: number, eventType: MemberEventType, key: string, now: number, details: Record<string, string>): Promise<void> {
+/** Adds the member event unless the member has one of that type with the same `keys` details. */
+async function addOnce(store: Store, site: SiteRecord, memberId: number, eventType: MemberEventType, keys: string[], now: number, details: Record<string, string>): Promise<void> {
   for (let afterId: number | undefined; ; ) {
     const page = await store.listMemberEvents(site.id, { memberId }, { limit: 100, ...(afterId !== undefined && { afterId }) });
-    if (page.items.some((e) => e.eventType === eventType && e.details[key] === details[key])) return;
+    if (page.items.some((e) => e.eventType === eventType && keys.every((key) => e.details[key] === details[key]))) return;
     if (!page.hasMore) break;
     afterId = page.items.at(-1)!.id;
   }

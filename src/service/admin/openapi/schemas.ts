@@ -111,9 +111,10 @@ const PaymentRefundedDetails = object(
     amount: str('The amount refunded, currency-formatted text, e.g. `$12.00`.'),
     chargeId: str('The processor\'s charge id.'),
     invoiceId: str('The processor\'s invoice id (Stripe: the PaymentIntent).'),
+    partial: { type: 'string', enum: ['true'], description: 'Present when the invoice was refunded in part: `amount` is what has been refunded of it so far, and the invoice still shows `paid`. One event per refund.' },
   },
   ['amount', 'chargeId', 'invoiceId'],
-  'The details of a `paymentRefunded` event: a paid invoice refunded through the site\'s processor; the invoice now shows `refunded`.',
+  'The details of a `paymentRefunded` event: a paid invoice refunded through the site\'s processor; refunded in full, the invoice now shows `refunded`.',
 );
 
 const PaymentDisputedDetails = object(
