@@ -292,3 +292,26 @@ browserTest('beside a saved card, another card typed in Stripe’s field is the 
   expectNoCardSent(shopper, '5555555555554444');
   await shopper.context.close();
 });
+
+browserTest('Stripe.js that cannot be loaded (blocked, offline): the sign-up says so in the dialog, and sends nothing', async () => {
+  const origin = pages!.url(HOST_A).replace(/\/$/, '');
+  const member = await createMember(service!.url, origin);
+  const context = await browser!.newContext();
+  await recordEventsIn(context);
+  await context.route(`${standIn.url}/v3/`, (route) => route.abort('blockedbyclient'));
+  const toService: string[] = [];
+  context.on('request', (request) => {
+    if (request.url().startsWith(service!.url) && request.method() === 'POST') toService.push(new URL(request.url()).pathname);
+  });
+  const page = new WidgetPage(await context.newPage());
+  await page.page.goto(pages!.url(HOST_A));
+  await page.waitForEvent('Service.ready');
+  await page.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
+  await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${monthly}`);
+  const alert = page.page.getByRole('dialog', { name: 'Something went wrong' }).getByRole('alert');
+  // In the member's words (the catalogue's networkError), not a script's address.
+  await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toBe('The service could not be reached. Check the connection and try again.');
+  expect(toService.filter((path) => !path.endsWith('/sessions'))).toEqual([]);
+  expect(await cardField(page).count()).toBe(0);
+  await context.close();
+});

@@ -32,7 +32,8 @@ const stripeOf = (doc: Document, { scriptUrl, publishableKey }: StripePayments):
     script.onload = () => resolve((window as unknown as { Stripe: StripeConstructor }).Stripe(publishableKey)!);
     script.onerror = () => {
       loading = undefined;
-      reject(new Error(`${scriptUrl} could not be loaded`));
+      // In the member's words: the network (or the page's policy) kept Stripe.js away.
+      reject(Object.assign(new Error(`${scriptUrl} could not be loaded`), { code: 'networkError' }));
     };
     doc.head.append(script);
   }));
