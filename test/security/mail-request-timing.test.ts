@@ -17,6 +17,7 @@ import { MAIL_ANSWER_FLOOR_MS } from '../../src/service/member/mail-requests';
 import { createMemoryStore } from '../../src/service/store/memory';
 
 const SLOW_WRITE_MS = 5;
+const SAMPLES = 21;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 test.each(['/password-reset', '/sign-in-codes'])('%s answers a member and an unknown address after the same time, even when the write takes 5 ms', async (path) => {
@@ -40,12 +41,14 @@ test.each(['/password-reset', '/sign-in-codes'])('%s answers a member and an unk
   };
   const member: number[] = [];
   const unknown: number[] = [];
-  for (let i = 0; i < 9; i++) {
+  // The medians of 21 answers each: under a full suite's load the event loop's jitter moved the
+  // median of 9 by more than 2.5 ms (1 run in 25 beside two CPU hogs; 0 in 25 with 21).
+  for (let i = 0; i < SAMPLES; i++) {
     now += SEND_WINDOW_MS + 1;
     member.push(await timeOf('ada@demo.localhost'));
     unknown.push(await timeOf(`nobody${i}@demo.localhost`));
   }
-  expect(writes).toBe(9); // the member's mails were queued; the unknown address's were not
+  expect(writes).toBe(SAMPLES); // the member's mails were queued; the unknown address's were not
   expect(median(unknown)).toBeGreaterThanOrEqual(MAIL_ANSWER_FLOOR_MS - 1);
   expect(Math.abs(median(member) - median(unknown))).toBeLessThan(SLOW_WRITE_MS / 2);
 });
