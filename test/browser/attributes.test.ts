@@ -260,6 +260,32 @@ async function recordLoad(page: Page, who: Who, query = ''): Promise<{ frames: F
   return page.evaluate(() => ({ frames: window.__frames, paints: window.__paints, checks: window.__checks, checkedPieces: window.__checkedPieces, late: window.__late }));
 }
 
+/**
+ * recordLoad until Chromium really drew the page in pieces. Every load must be right; but a
+ * renderer kept off the CPU (two cores, a dozen test workers) now and then parses three pieces
+ * in one task, and such a load proves nothing about the frames between them, so it is measured
+ * again (at most three loads). The streaming asserts then run on the load that streamed.
+ */
+async function recordStreamedLoad(page: Page, who: Who): Promise<Awaited<ReturnType<typeof recordLoad>>> {
+  let load!: Awaited<ReturnType<typeof recordLoad>>;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    load = await recordLoad(page, who);
+    const report = frameReport(load.frames);
+    expect(report.wrong, JSON.stringify(report.wrong.slice(0, 5))).toEqual([]);
+    expect(load.late.map((state) => state.wrong)).toEqual([]);
+    const firstPaint = load.paints.find((p) => p.name === 'first-paint');
+    const streamed =
+      load.checks >= 2 &&
+      load.checkedPieces.filter((n) => n < CHUNKS).length >= 2 &&
+      report.beforeLast >= 2 &&
+      report.piecesSeen.filter((n) => n < CHUNKS).length >= 2 &&
+      firstPaint !== undefined &&
+      firstPaint.t < report.lastArrivedAt!;
+    if (streamed) return load;
+  }
+  return load;
+}
+
 /** What the frames show: how many came before the last piece, which were wrong. */
 function frameReport(frames: Frame[]) {
   const beforeLast = frames.filter((f) => f.chunks < CHUNKS && f.present > 0);
@@ -280,7 +306,7 @@ describe('no flicker before first paint (widget render-blocking in <head>)', () 
       await open(page, 'conditional.html');
       await login(page, who);
       // Again, as a new page: the widget draws it from its cache before the first paint.
-      const { frames, paints, checks, checkedPieces, late } = await recordLoad(page, who);
+      const { frames, paints, checks, checkedPieces, late } = await recordStreamedLoad(page, who);
       const report = frameReport(frames);
       expect(report.wrong, JSON.stringify(report.wrong.slice(0, 5))).toEqual([]);
       // Right not only in the frames Chromium happened to draw: after every change the parser made.
@@ -304,7 +330,7 @@ describe('no flicker before first paint (widget render-blocking in <head>)', () 
 
   browserTest('logged out: a show="auth" element without an inline display:none is never painted, the login link always is', async () => {
     const page = await newPage();
-    const { frames, paints, checks, checkedPieces, late } = await recordLoad(page, 'out');
+    const { frames, paints, checks, checkedPieces, late } = await recordStreamedLoad(page, 'out');
     const report = frameReport(frames);
     expect(report.wrong, JSON.stringify(report.wrong.slice(0, 5))).toEqual([]);
     expect(late.map((state) => state.wrong)).toEqual([]);
