@@ -61,6 +61,14 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     await api.expect(204, 'PUT', '/me/password', { password: forgetful.password, newPassword: 'remembered at last' }, three.token);
     // A processor event the site's webhook handled (decision 0033): kept, so a repeat is handled once.
     expect(await api.store.recordProcessorEvent({ siteId: newsletter.id, eventId: 'evt_seeded_1', type: 'charge.refunded', receivedAt: Date.now() })).toBe(true);
+    // A payment the test processor's bank wanted authorized (3-D Secure), authorized: its intents (SQLite's version 14).
+    const intent = {
+      id: 'pi_test_seeded_1', clientSecret: 'pi_test_seeded_1_secret_seeded', customerId: 'cus_test_seeded', cardId: 'pm_test_3ds_seeded',
+      amountCents: 1200, currency: 'usd', description: 'Monthly', metadata: { site: NEWSLETTER.subdomain }, status: 'requiresAction' as const,
+      idempotencyKey: 'seeded-intent-1', createdAt: Date.now(),
+    };
+    await api.store.recordTestProcessorIntent(intent, intent.createdAt - 86_400_000);
+    await api.store.settleTestProcessorIntent(intent.id, { status: 'succeeded', chargeId: 'ch_test_seeded_1', invoiceId: 'in_test_seeded_1' });
     // A billing run under way when the service stopped holds its lease.
     expect(await api.store.tryLease('billing-run', 'a stopped process', Date.now(), 5 * 60_000)).toBe(true);
     const first = await api.admin(adminKey, '/members', { 'x-items-after': '5' });

@@ -557,6 +557,12 @@ export interface TestProcessorCard {
   expYear: number;
   /** Every charge on the card is declined with this code (the test card 0341). */
   declineCode?: DeclineCode;
+  /**
+   * The bank asks the member to authorize payments made while they are there (3-D Secure):
+   * `onSession` (3155: charges without them then succeed), `always` (3220: those fail too, with
+   * `authentication_required`).
+   */
+  authentication?: 'onSession' | 'always';
   createdAt: EpochMs;
 }
 
@@ -579,6 +585,37 @@ export interface TestProcessorCharge {
   idempotencyKey?: string;
   createdAt: EpochMs;
 }
+
+/**
+ * A payment the test processor's "bank" wants the member to authorize while they are there (its
+ * 3-D Secure test cards, docs/test-cards.md), as Stripe keeps a PaymentIntent in
+ * `requires_action`: made by a sign-up's on-session charge, answered once from the browser.
+ */
+export interface TestProcessorIntent {
+  /** `pi_test_…`; unique. */
+  id: string;
+  /** What the browser is given to answer it, as Stripe's client secret: `<id>_secret_<random>`. */
+  clientSecret: string;
+  customerId: string;
+  cardId: string;
+  amountCents: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  description: string;
+  /** What the service wrote on it (its site, member and plan), answered with its outcome. */
+  metadata: Record<string, string>;
+  /** `requiresAction` until the member answers; then `succeeded` (with its charge) or `failed`, for good. */
+  status: 'requiresAction' | 'succeeded' | 'failed';
+  /** The charge it made once authorized (set with `succeeded`). */
+  chargeId?: string;
+  invoiceId?: string;
+  /** The caller's idempotency key: unique among the intents made while it is kept (a day). */
+  idempotencyKey?: string;
+  createdAt: EpochMs;
+}
+
+/** How an intent ended: authorized (with the charge it made) or refused. */
+export type TestProcessorIntentOutcome = { status: 'succeeded'; chargeId: string; invoiceId: string } | { status: 'failed' };
 
 /** A processor's event a site's webhook handled (Stripe's `evt_…`), kept so it is handled once. */
 export interface ProcessorEventRecord {

@@ -61,6 +61,8 @@ import type {
   TestProcessorCard,
   TestProcessorCharge,
   TestProcessorCustomer,
+  TestProcessorIntent,
+  TestProcessorIntentOutcome,
   ThrottleRule,
 } from './records';
 import type {
@@ -357,6 +359,20 @@ export interface Store {
   recordTestProcessorCharge(charge: TestProcessorCharge, keptAfter: EpochMs): Promise<TestProcessorCharge>;
   /** The customer's charges in the order they were recorded, failed ones included. */
   listTestProcessorCharges(customerId: string): Promise<TestProcessorCharge[]>;
+  /**
+   * Records a payment waiting for the member's authorization, with the same idempotency rule as
+   * recordTestProcessorCharge (a key carried by an intent recorded after `keptAfter` answers that
+   * intent and writes nothing; calls with one key at once record one intent). Throws ConflictError
+   * (`id`) for an intent id taken.
+   */
+  recordTestProcessorIntent(intent: TestProcessorIntent, keptAfter: EpochMs): Promise<TestProcessorIntent>;
+  getTestProcessorIntent(id: string): Promise<TestProcessorIntent | undefined>;
+  /**
+   * Ends an intent still in `requiresAction` with its outcome, in one atomic step: of calls at
+   * once (from any number of processes) one settles it and every one answers the intent as it then
+   * is; an intent already settled is answered unchanged. Undefined for an unknown id.
+   */
+  settleTestProcessorIntent(id: string, outcome: TestProcessorIntentOutcome): Promise<TestProcessorIntent | undefined>;
 
   /**
    * Records that the site's webhook handled a processor's event (Stripe's `evt_…`, decision
@@ -450,6 +466,9 @@ export type TestProcessorMethods = Pick<
   | 'listTestProcessorCards'
   | 'recordTestProcessorCharge'
   | 'listTestProcessorCharges'
+  | 'recordTestProcessorIntent'
+  | 'getTestProcessorIntent'
+  | 'settleTestProcessorIntent'
 >;
 
 /** Named leases (the billing run's lock, a renewal's claim, a plan sign-up's claim): each implementation's leases file. */

@@ -46,10 +46,12 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'throttles', key: ['key'], generatedId: false },
   { name: 'leases', key: ['name'], generatedId: false },
   // The built-in test processor's records (decision 0029): the customers, cards and charges that
-  // members' customer ids and saved cards name, and the idempotency keys of recent charges.
+  // members' customer ids and saved cards name, the intents waiting for a member's authorization
+  // (SQLite's version 14), and the idempotency keys of recent charges and intents.
   withId('test_processor_customers'),
   withId('test_processor_cards'),
   withId('test_processor_charges'),
+  withId('test_processor_intents'),
   // The Stripe events each site's webhook handled (decision 0033): copied, so a delivery Stripe
   // repeats after a move is still handled once.
   { name: 'processor_events', key: ['site_id', 'event_id'], generatedId: false },

@@ -5,8 +5,37 @@
  */
 import { ConflictError } from '../errors';
 import { copy } from './table';
-import type { TestProcessorCard, TestProcessorCharge, TestProcessorCustomer } from '../records';
+import type { TestProcessorCard, TestProcessorCharge, TestProcessorCustomer, TestProcessorIntent } from '../records';
 import type { TestProcessorMethods } from '../store';
+
+/** Throws ConflictError when an id is taken in `taken` or earlier in the batch. */
+function checkNew(ids: readonly string[], taken: (id: string) => boolean): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (taken(id) || seen.has(id)) throw new ConflictError('id', `the test processor has ${id} already`);
+    seen.add(id);
+  }
+}
+
+/**
+ * Records of a kind a caller's idempotency key names while it is kept (charges, intents):
+ * `check` throws for one that may not be recorded, `keep` keeps it (the object the key names).
+ */
+function recordKept<T extends { idempotencyKey?: string; createdAt: number }>(check: (record: T) => void, keep: (record: T) => void) {
+  /** The record each idempotency key names now. */
+  const byKey = new Map<string, T>();
+  return async (record: T, keptAfter: number): Promise<T> => {
+    const key = record.idempotencyKey;
+    const earlier = key === undefined ? undefined : byKey.get(key);
+    if (earlier && earlier.createdAt > keptAfter) return copy(earlier);
+    check(record);
+    if (earlier) delete earlier.idempotencyKey;
+    const recorded = copy(record);
+    keep(recorded);
+    if (key !== undefined) byKey.set(key, recorded);
+    return copy(recorded);
+  };
+}
 
 export function memoryTestProcessor(): TestProcessorMethods {
   const customers = new Map<string, TestProcessorCustomer>();
@@ -14,17 +43,7 @@ export function memoryTestProcessor(): TestProcessorMethods {
   const charges: TestProcessorCharge[] = [];
   const invoiceIds = new Set<string>();
   const chargeIds = new Set<string>();
-  /** The charge each idempotency key names now. */
-  const byKey = new Map<string, TestProcessorCharge>();
-
-  /** Throws ConflictError when an id is taken in `taken` or earlier in the batch. */
-  function checkNew(ids: readonly string[], taken: (id: string) => boolean): void {
-    const seen = new Set<string>();
-    for (const id of ids) {
-      if (taken(id) || seen.has(id)) throw new ConflictError('id', `the test processor has ${id} already`);
-      seen.add(id);
-    }
-  }
+  const intents = new Map<string, TestProcessorIntent>();
 
   return {
     async createTestProcessorCustomers(batch) {
@@ -42,22 +61,39 @@ export function memoryTestProcessor(): TestProcessorMethods {
     async listTestProcessorCards(customerId) {
       return [...cards.values()].filter((c) => c.customerId === customerId).map(copy);
     },
-    async recordTestProcessorCharge(charge, keptAfter) {
-      const key = charge.idempotencyKey;
-      const earlier = key === undefined ? undefined : byKey.get(key);
-      if (earlier && earlier.createdAt > keptAfter) return copy(earlier);
-      checkNew([charge.invoiceId], (id) => invoiceIds.has(id));
-      checkNew([charge.chargeId], (id) => chargeIds.has(id));
-      if (earlier) delete earlier.idempotencyKey;
-      const recorded = copy(charge);
-      charges.push(recorded);
-      invoiceIds.add(charge.invoiceId);
-      chargeIds.add(charge.chargeId);
-      if (key !== undefined) byKey.set(key, recorded);
-      return copy(recorded);
-    },
+    recordTestProcessorCharge: recordKept<TestProcessorCharge>(
+      (charge) => {
+        checkNew([charge.invoiceId], (id) => invoiceIds.has(id));
+        checkNew([charge.chargeId], (id) => chargeIds.has(id));
+      },
+      (charge) => {
+        charges.push(charge);
+        invoiceIds.add(charge.invoiceId);
+        chargeIds.add(charge.chargeId);
+      },
+    ),
     async listTestProcessorCharges(customerId) {
       return charges.filter((c) => c.customerId === customerId).map(copy);
+    },
+    recordTestProcessorIntent: recordKept<TestProcessorIntent>(
+      (intent) => checkNew([intent.id], (id) => intents.has(id)),
+      (intent) => intents.set(intent.id, intent),
+    ),
+    async getTestProcessorIntent(id) {
+      const intent = intents.get(id);
+      return intent && copy(intent);
+    },
+    async settleTestProcessorIntent(id, outcome) {
+      const intent = intents.get(id);
+      if (!intent) return undefined;
+      if (intent.status === 'requiresAction') {
+        intent.status = outcome.status;
+        if (outcome.status === 'succeeded') {
+          intent.chargeId = outcome.chargeId;
+          intent.invoiceId = outcome.invoiceId;
+        }
+      }
+      return copy(intent);
     },
   };
 }

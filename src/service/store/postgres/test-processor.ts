@@ -1,29 +1,32 @@
 /**
- * The PostgreSQL store's records of the built-in test processor (decision 0029; migration 4),
- * ../sqlite/test-processor ported. Batches (the demo seed's customers and cards) are COPY
- * statements in one transaction. A charge is recorded in one SERIALIZABLE transaction that reads
- * its idempotency key first: two at once with one key cannot both insert (the second fails to
- * serialize, or on the key's unique constraint), and the one run again finds the other's charge.
+ * The PostgreSQL store's records of the built-in test processor (decision 0029; migrations 4 and
+ * 7), ../sqlite/test-processor ported. Batches (the demo seed's customers and cards) are COPY
+ * statements in one transaction. A charge or an intent is recorded in one SERIALIZABLE
+ * transaction that reads its idempotency key first: two at once with one key cannot both insert
+ * (the second fails to serialize, or on the key's unique constraint), and the one run again finds
+ * the other's. An intent is settled by one UPDATE that changes it only while it waits: of two at
+ * once, the second waits for the first's row lock, then finds the intent settled and changes nothing.
  */
 import pg from 'pg';
 import { ConflictError } from '../errors';
-import type { TestProcessorCharge } from '../records';
 import type { Value } from '../sql-rows';
 import {
   CARD_COLUMNS,
   CUSTOMER_COLUMNS,
+  KEYED_CHARGES,
+  KEYED_INTENTS,
+  type KeyedRecords,
+  settleIntentValues,
   TEST_PROCESSOR_SQL,
   testCardFrom,
   testCardValues,
   testChargeFrom,
-  testChargeValues,
   testCustomerFrom,
   testCustomerValues,
+  testIntentFrom,
 } from '../sql-test-processor';
 import type { TestProcessorMethods } from '../store';
 import { insertRows, type PostgresConnection } from './connection';
-
-const IDEMPOTENCY_KEY = 'test_processor_charges_idempotency_key';
 
 const uniqueViolation = (error: unknown): error is pg.DatabaseError =>
   error instanceof pg.DatabaseError && error.code === '23505' && (error.constraint ?? '').startsWith('test_processor_');
@@ -40,16 +43,36 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
       throw conflict(error);
     });
   };
-  const record = (charge: TestProcessorCharge, keptAfter: number) =>
-    conn.transaction(async (tx): Promise<TestProcessorCharge> => {
-      if (charge.idempotencyKey !== undefined) {
-        const earlier = await tx.first(TEST_PROCESSOR_SQL.chargeByKey, charge.idempotencyKey);
-        if (earlier && (earlier.created_at as number) > keptAfter) return testChargeFrom(earlier);
-        if (earlier) await tx.run(TEST_PROCESSOR_SQL.forgetKey, earlier.id as number);
+  /** Records one of `kind` unless a record kept after `keptAfter` carries its key (then that one is the answer). */
+  const recordKept = <T extends { idempotencyKey?: string }>(kind: KeyedRecords<T>) => {
+    const keyConstraint = `${kind.table}_idempotency_key`;
+    const record = (row: T, keptAfter: number) =>
+      conn.transaction(async (tx): Promise<T> => {
+        if (row.idempotencyKey !== undefined) {
+          const earlier = await tx.first(kind.byKey, row.idempotencyKey);
+          if (earlier && (earlier.created_at as number) > keptAfter) return kind.from(earlier);
+          if (earlier) await tx.run(kind.forgetKey, earlier.id as number);
+        }
+        await tx.run(kind.insert, ...kind.values(row));
+        return structuredClone(row);
+      });
+    return async (row: T, keptAfter: number): Promise<T> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await record(row, keptAfter);
+        } catch (error) {
+          // Another transaction took the key after this one read it (and PostgreSQL said so as a
+          // unique violation, not a failure to serialize): read again, and find its record.
+          if (uniqueViolation(error) && error.constraint === keyConstraint && attempt < 3) continue;
+          throw conflict(error);
+        }
       }
-      await tx.run(TEST_PROCESSOR_SQL.insertCharge, ...testChargeValues(charge));
-      return { ...charge };
-    });
+    };
+  };
+  const getIntent = async (id: string) => {
+    const row = await conn.first(TEST_PROCESSOR_SQL.intent, id);
+    return row && testIntentFrom(row);
+  };
 
   return {
     createTestProcessorCustomers: (batch) => insertBatch(`test_processor_customers (${CUSTOMER_COLUMNS})`, batch.map(testCustomerValues)),
@@ -59,18 +82,14 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
     },
     addTestProcessorCards: (batch) => insertBatch(`test_processor_cards (${CARD_COLUMNS})`, batch.map(testCardValues)),
     listTestProcessorCards: async (customerId) => (await conn.all(TEST_PROCESSOR_SQL.cardsOf, customerId)).map(testCardFrom),
-    async recordTestProcessorCharge(charge, keptAfter) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await record(charge, keptAfter);
-        } catch (error) {
-          // Another transaction took the key after this one read it (and PostgreSQL said so as a
-          // unique violation, not a failure to serialize): read again, and find its charge.
-          if (uniqueViolation(error) && error.constraint === IDEMPOTENCY_KEY && attempt < 3) continue;
-          throw conflict(error);
-        }
-      }
-    },
+    recordTestProcessorCharge: recordKept(KEYED_CHARGES),
     listTestProcessorCharges: async (customerId) => (await conn.all(TEST_PROCESSOR_SQL.chargesOf, customerId)).map(testChargeFrom),
+    recordTestProcessorIntent: recordKept(KEYED_INTENTS),
+    getTestProcessorIntent: getIntent,
+    async settleTestProcessorIntent(id, outcome) {
+      // Once settled an intent never changes again, so what is read after the UPDATE is its final state.
+      await conn.run(TEST_PROCESSOR_SQL.settleIntent, ...settleIntentValues(id, outcome));
+      return getIntent(id);
+    },
   };
 }

@@ -483,6 +483,29 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX payment_methods_site_processor ON payment_methods (site_id, processor_id);
   CREATE INDEX members_site_processor_customer ON members (site_id, processor_customer_id) WHERE processor_customer_id IS NOT NULL;
   `,
+  // 13 → 14: payments the test processor's bank wants authorized (issue 28): its 3-D Secure test cards.
+  // A card says when its bank asks (`onSession`, `always`). An intent waits in `requiresAction`
+  // until the member answers, then is settled once, with the charge it made or none. Its metadata
+  // is a JSON object; its idempotency key is unique while kept.
+  `
+  ALTER TABLE test_processor_cards ADD COLUMN authentication TEXT;
+  CREATE TABLE test_processor_intents (
+    id INTEGER PRIMARY KEY,
+    intent_id TEXT NOT NULL UNIQUE,
+    client_secret TEXT NOT NULL,
+    customer_id TEXT NOT NULL,
+    card_id TEXT NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    description TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    status TEXT NOT NULL,
+    charge_id TEXT,
+    invoice_id TEXT,
+    idempotency_key TEXT UNIQUE,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /**
