@@ -116,6 +116,15 @@ export interface TestPaymentMethod extends SavedCard {
   id: string;
 }
 
+/**
+ * POST /test-payment-intents/{intentId} (the built-in test processor's stand-in for the bank's
+ * window, 3-D Secure): how the payment ended once the member answered. The sign-up is then
+ * confirmed with POST /memberships/confirm, as on a Stripe site.
+ */
+export interface TestPaymentAuthorization {
+  status: 'succeeded' | 'failed';
+}
+
 /** A site that takes payments through its own Stripe account: what the browser needs of it. */
 export interface StripePayments {
   processor: 'stripe';

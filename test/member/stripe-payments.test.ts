@@ -66,6 +66,13 @@ test('a card sent to the service of a Stripe site is refused, and nothing reache
   expect(await memberships()).toEqual([]);
 });
 
+test('a Stripe site has no test processor endpoints: a card, or an answer for the test bank, is 404 and reaches no one', async () => {
+  const before = standIn.requests.length;
+  await expectError(await request('/test-payment-methods', { method: 'POST', token, json: { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' } }), 404, 'notFound');
+  await expectError(await request('/test-payment-intents/pi_123', { method: 'POST', token, json: { clientSecret: 'pi_123_secret_x', approve: true } }), 404, 'notFound');
+  expect(standIn.requests.slice(before)).toEqual([]);
+});
+
 test('0002: refused by its bank as it is attached, 402, nothing saved or recorded', async () => {
   await expectError(await join({ paymentMethodId: await paymentMethod('4000000000000002') }), 402, 'paymentDeclined', 'paymentMethodId');
   expect(await store.getPaymentMethod(demo.site.id, demo.memberIds.grace!)).toBeUndefined();

@@ -4,9 +4,10 @@
  * POST /memberships/{id}/cancel, GET /invoices, GET and PUT /payment-method.
  */
 import type { Context, Hono } from 'hono';
-import type { InvoiceSummary, SavedCard, TestPaymentMethod } from '../../contract/member';
+import type { InvoiceSummary, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
 import { chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
+import { UnknownPaymentReferenceError } from '../payments/processor';
 import type { ProcessorFor } from '../payments/processor-for';
 import { jsonResponse } from '../http/json';
 import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
@@ -110,6 +111,28 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const method = await makeTestPaymentMethod(siteBilling, site, member, payment.card);
     const body: TestPaymentMethod = { id: method.id, brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
     return jsonResponse(body, 201, NO_STORE);
+  });
+
+  // The test processor's stand-in for the bank's window: the member's answer to a 3-D Secure card's question.
+  app.post('/sites/:subdomain/test-payment-intents/:intentId', async (c) => {
+    const site = c.get('site');
+    await deps.authenticate(c);
+    const { processor } = billing(site);
+    const intentId = c.req.param('intentId');
+    const body = await readObject(c.req.raw);
+    if (!processor.authorizeTestPayment) {
+      throw MemberError.of(404, 'notFound', 'This site takes cards through Stripe: its bank asks in Stripe\'s window, never here', 'base');
+    }
+    if (typeof body.clientSecret !== 'string' || !PROCESSOR_ID.test(body.clientSecret)) {
+      throw MemberError.of(400, 'invalidField', 'Give the clientSecret the sign-up answered', 'clientSecret');
+    }
+    if (typeof body.approve !== 'boolean') throw MemberError.of(400, 'invalidField', 'Say whether the payment is authorized: approve, true or false', 'approve');
+    const status = await processor.authorizeTestPayment(intentId, body.clientSecret, body.approve).catch((error: unknown) => {
+      if (error instanceof UnknownPaymentReferenceError) throw MemberError.of(404, 'notFound', 'No payment waits with that id and client secret', 'intentId');
+      throw error;
+    });
+    const answer: TestPaymentAuthorization = { status };
+    return jsonResponse(answer, 200, NO_STORE);
   });
 
   app.put('/sites/:subdomain/payment-method', async (c) => {

@@ -126,6 +126,13 @@ export interface PaymentProcessor {
   /** How an intent made by chargeOnSession or setUpOnSession ended, as the processor has it now. */
   paymentOutcome?(intentId: string): Promise<PaymentOutcome>;
   /**
+   * The built-in test processor only: the member's answer in its stand-in for the bank's window
+   * (`POST /test-payment-intents/{intentId}`), as Stripe's test 3-D Secure page takes it. The
+   * client secret is the one chargeOnSession answered: UnknownPaymentReferenceError for another.
+   * Answers how the intent ended (an intent answered before keeps its first answer).
+   */
+  authorizeTestPayment?(intentId: string, clientSecret: string, approve: boolean): Promise<'succeeded' | 'failed'>;
+  /**
    * Oldest first, failed attempts included: the processor's own list, beside the service's ledger
    * (the store's invoices). The Stripe processor has none: Stripe's dashboard is that list.
    */
@@ -199,7 +206,7 @@ export class PaymentDeclinedError extends Error {
 export class UnknownPaymentReferenceError extends Error {
   override readonly name = 'UnknownPaymentReferenceError';
   constructor(
-    readonly resource: 'customer' | 'paymentMethod',
+    readonly resource: 'customer' | 'paymentMethod' | 'paymentIntent',
     readonly id: string,
   ) {
     super(`unknown ${resource} ${id}`);

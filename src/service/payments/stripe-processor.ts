@@ -204,7 +204,6 @@ function codeOf(error: { code?: string; decline_code?: string }): DeclineCode {
   return 'card_declined';
 }
 
-/** A card refused as it is attached, or an id Stripe does not know; undefined for anything else. */
 /** What a PaymentIntent and a SetupIntent say alike of how they ended. */
 function outcomeOf(intent: Stripe.PaymentIntent | Stripe.SetupIntent): Pick<PaymentOutcome, 'intentId' | 'status' | 'customerId' | 'paymentMethodId' | 'metadata'> {
   const paymentMethodId = idOf(intent.payment_method);
@@ -217,10 +216,11 @@ function outcomeOf(intent: Stripe.PaymentIntent | Stripe.SetupIntent): Pick<Paym
   };
 }
 
+/** A card refused as it is attached, or an id Stripe does not know; undefined for anything else. */
 function declinedOrUnknown(error: unknown, resource: 'paymentMethod' | 'paymentIntent', id: string): Error | undefined {
   if (error instanceof Stripe.errors.StripeCardError) return new CardDeclinedError(codeOf(error));
   if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
-    return new UnknownPaymentReferenceError(error.param === 'customer' ? 'customer' : resource === 'paymentIntent' ? 'paymentMethod' : resource, id);
+    return new UnknownPaymentReferenceError(error.param === 'customer' ? 'customer' : resource, id);
   }
   return undefined;
 }

@@ -19,10 +19,16 @@
  * A charge's idempotency key is kept a day, as Stripe keeps them: the same key again answers
  * what the first charge did (its receipt, or the same decline with the same ids), and charges
  * nothing.
+ *
+ * Its 3-D Secure cards, as Stripe's: `…3155`'s bank asks the member to authorize a payment made
+ * while they are there (a sign-up: chargeOnSession answers an intent in `requiresAction`), and
+ * charges without them succeed; `…3220`'s asks every time, so those fail with
+ * `authentication_required`. The member answers in the widget's stand-in for the bank's window
+ * (authorizeTestPayment); the service then asks paymentOutcome, never the browser.
  */
 import type { Clock } from '../domain/clock';
 import { randomId } from '../domain/random';
-import type { EpochMs, TestProcessorCard, TestProcessorCharge } from '../store/records';
+import type { EpochMs, TestProcessorCard, TestProcessorCharge, TestProcessorIntent } from '../store/records';
 import type { TestProcessorMethods } from '../store/store';
 import {
   CardDeclinedError,
@@ -37,7 +43,9 @@ import {
   type DeclineCode,
   type Invoice,
   type PaymentMethod,
+  type PaymentOutcome,
   type PaymentProcessor,
+  type RequiresAction,
 } from './processor';
 
 /** The test cards that decline, and when: as they are saved (verified), or on every charge (docs/test-cards.md). */
@@ -46,8 +54,14 @@ const DECLINING_CARDS: ReadonlyMap<string, { when: 'saved' | 'charged'; code: De
   ['4000000000009995', { when: 'saved', code: 'insufficient_funds' }],
   ['4000000000000341', { when: 'charged', code: 'card_declined' }],
 ]);
-/** A card's id says how its charges end, for a person reading it: `pm_test_ok_…`, `pm_test_declined_…`. */
-const tagOf = (decline: DeclineCode | undefined) => (decline === 'card_declined' ? 'declined' : decline === 'insufficient_funds' ? 'nofunds' : 'ok');
+/** The test cards whose bank asks the member to authorize payments (3-D Secure): when it asks (TestProcessorCard.authentication). */
+const AUTHENTICATING_CARDS: ReadonlyMap<string, NonNullable<TestProcessorCard['authentication']>> = new Map([
+  ['4000002500003155', 'onSession'],
+  ['4000000000003220', 'always'],
+]);
+/** A card's id says how its charges end, for a person reading it: `pm_test_ok_…`, `pm_test_declined_…`, `pm_test_3ds_…`. */
+const tagOf = (decline: DeclineCode | undefined, authentication: TestProcessorCard['authentication']) =>
+  authentication ? '3ds' : decline === 'card_declined' ? 'declined' : decline === 'insufficient_funds' ? 'nofunds' : 'ok';
 
 export interface TestProcessorOptions {
   /** Decides which expiry dates are past and stamps invoices. */
@@ -63,6 +77,11 @@ export const IDEMPOTENCY_MS = 24 * 3600_000;
 
 const methodOf = (card: TestProcessorCard): PaymentMethod => ({
   id: card.id, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear,
+});
+const outcomeOf = (intent: TestProcessorIntent): PaymentOutcome => ({
+  intentId: intent.id, status: intent.status, customerId: intent.customerId, paymentMethodId: intent.cardId,
+  amountCents: intent.amountCents, currency: intent.currency, metadata: intent.metadata,
+  ...(intent.chargeId && intent.invoiceId && { receipt: { chargeId: intent.chargeId, invoiceId: intent.invoiceId } }),
 });
 const invoiceOf = (charge: TestProcessorCharge): Invoice => ({
   id: charge.invoiceId, chargeId: charge.chargeId, amountCents: charge.amountCents, currency: charge.currency,
@@ -96,10 +115,12 @@ export class TestPaymentProcessor implements PaymentProcessor {
     const declining = DECLINING_CARDS.get(digits);
     // The bank refuses the card as it is verified: nothing is kept, and there is no charge to invoice.
     if (declining?.when === 'saved') throw new CardDeclinedError(declining.code);
-    const declineCode = declining?.code;
+    const authentication = AUTHENTICATING_CARDS.get(digits);
+    // A bank that always asks refuses a charge made without the member: there is no one to ask.
+    const declineCode = declining?.code ?? (authentication === 'always' ? 'authentication_required' : undefined);
     const saved: TestProcessorCard = {
-      id: this.newId(`pm_test_${tagOf(declineCode)}`), customerId, brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear,
-      ...(declineCode && { declineCode }), createdAt: now,
+      id: this.newId(`pm_test_${tagOf(declineCode, authentication)}`), customerId, brand: brandOf(digits), last4: digits.slice(-4), expMonth, expYear,
+      ...(declineCode && { declineCode }), ...(authentication && { authentication }), createdAt: now,
     };
     await this.store.addTestProcessorCards([saved]);
     return methodOf(saved);
@@ -122,14 +143,9 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return (await this.store.listTestProcessorCards(customerId)).map(methodOf);
   }
 
+  /** Off session: a renewal or an instalment, the member away. */
   async charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt> {
-    await this.requireCustomer(customerId);
-    const card = (await this.store.listTestProcessorCards(customerId)).find((c) => c.id === paymentMethodId);
-    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
-    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
-      throw new RangeError(`amountCents must be a positive integer, got ${request.amountCents}`);
-    }
-    if (!/^[A-Za-z]{3}$/.test(request.currency)) throw new RangeError(`currency must be an ISO 4217 code, got ${request.currency}`);
+    const card = await this.chargeableCard(customerId, paymentMethodId, request);
     const now = this.clock();
     // Recorded at once with its outcome; under a key some charge recorded within the day, that
     // charge is the answer instead, whoever (whichever process) recorded it.
@@ -149,9 +165,91 @@ export class TestPaymentProcessor implements PaymentProcessor {
     return { chargeId: charge.chargeId, invoiceId: charge.invoiceId };
   }
 
+  /**
+   * A sign-up's charge, the member there: charged as `charge` does, unless the card's bank asks the
+   * member first (3155, 3220): then an intent waits for their answer (authorizeTestPayment), kept
+   * under the request's idempotency key as a charge is. The same key again answers that intent.
+   */
+  async chargeOnSession(
+    customerId: string,
+    paymentMethodId: string,
+    request: ChargeRequest & { metadata: Record<string, string> },
+  ): Promise<ChargeReceipt | RequiresAction> {
+    const card = await this.chargeableCard(customerId, paymentMethodId, request);
+    if (!card.authentication) return this.charge(customerId, paymentMethodId, request);
+    const now = this.clock();
+    const id = this.newId('pi');
+    const intent = await this.store.recordTestProcessorIntent(
+      {
+        id, clientSecret: `${id}_secret_${this.randomPart()}`, customerId, cardId: card.id, amountCents: request.amountCents,
+        currency: request.currency.toLowerCase(), description: request.description, metadata: { ...request.metadata }, status: 'requiresAction',
+        ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+        createdAt: now,
+      },
+      now - IDEMPOTENCY_MS,
+    );
+    // The same key again: the intent as the member left it.
+    if (intent.status === 'succeeded') return this.chargeOf(intent);
+    if (intent.status === 'failed') {
+      throw new PaymentDeclinedError('authentication_required', `${intent.id}:declined`, intent.id, intent.amountCents, intent.currency);
+    }
+    return { status: 'requiresAction', intentId: intent.id, clientSecret: intent.clientSecret };
+  }
+
+  /**
+   * The member's answer in the widget's stand-in for the bank's window. The intent is settled
+   * first, so that of two answers at once only one counts; the charge of an authorized intent is
+   * recorded under a key of its own, so recording it again (paymentOutcome, after a crash between
+   * the two steps) finds it.
+   */
+  async authorizeTestPayment(intentId: string, clientSecret: string, approve: boolean): Promise<'succeeded' | 'failed'> {
+    const intent = await this.store.getTestProcessorIntent(intentId);
+    if (!intent || intent.clientSecret !== clientSecret) throw new UnknownPaymentReferenceError('paymentIntent', intentId);
+    const settled = await this.store.settleTestProcessorIntent(
+      intentId,
+      approve ? { status: 'succeeded', chargeId: this.newId('ch'), invoiceId: this.newId('in') } : { status: 'failed' },
+    );
+    if (settled!.status === 'succeeded') await this.chargeOf(settled!);
+    return settled!.status as 'succeeded' | 'failed';
+  }
+
+  async paymentOutcome(intentId: string): Promise<PaymentOutcome> {
+    const intent = await this.store.getTestProcessorIntent(intentId);
+    if (!intent) throw new UnknownPaymentReferenceError('paymentIntent', intentId);
+    if (intent.status === 'succeeded') await this.chargeOf(intent);
+    return outcomeOf(intent);
+  }
+
+  /** The paid charge of an authorized intent, recorded once whoever asks. */
+  private async chargeOf(intent: TestProcessorIntent): Promise<ChargeReceipt> {
+    const now = this.clock();
+    const charge = await this.store.recordTestProcessorCharge(
+      {
+        invoiceId: intent.invoiceId!, chargeId: intent.chargeId!, customerId: intent.customerId, cardId: intent.cardId,
+        amountCents: intent.amountCents, currency: intent.currency, description: intent.description, status: 'paid',
+        idempotencyKey: `authorized:${intent.id}`, createdAt: now,
+      },
+      // The intent's own key is never forgotten: it is the charge's only record of being made.
+      0,
+    );
+    return { chargeId: charge.chargeId, invoiceId: charge.invoiceId };
+  }
+
   async listInvoices(customerId: string): Promise<Invoice[]> {
     await this.requireCustomer(customerId);
     return (await this.store.listTestProcessorCharges(customerId)).map(invoiceOf);
+  }
+
+  /** The customer's card, for a charge whose amount and currency are checked as a processor checks them. */
+  private async chargeableCard(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<TestProcessorCard> {
+    await this.requireCustomer(customerId);
+    const card = (await this.store.listTestProcessorCards(customerId)).find((c) => c.id === paymentMethodId);
+    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', paymentMethodId);
+    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+      throw new RangeError(`amountCents must be a positive integer, got ${request.amountCents}`);
+    }
+    if (!/^[A-Za-z]{3}$/.test(request.currency)) throw new RangeError(`currency must be an ISO 4217 code, got ${request.currency}`);
+    return card;
   }
 
   private async requireCustomer(customerId: string): Promise<void> {
