@@ -61,6 +61,24 @@ async function openAt(context: BrowserContext, path: string): Promise<WidgetPage
 
 const dialogOf = (page: Page, name: string) => page.getByRole('dialog', { name });
 
+/** A new member, logged in in `context`, at Monthly's sign-up with the card typed in: the page and the plan's dialog. */
+async function atMonthlyWithCard(context: BrowserContext, names: { firstName: string; lastName: string }, cardNumber: string) {
+  const member = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), names);
+  const start = new WidgetPage(await context.newPage());
+  await start.page.goto(pages!.url(HOST_A));
+  await start.waitForEvent('Service.ready');
+  await start.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
+  await start.page.close();
+
+  const page = await openAt(context, `/member/plans/${planPublicId}`);
+  const plan = dialogOf(page.page, 'Monthly');
+  await plan.waitFor({ state: 'visible', timeout: 5_000 });
+  await page.page.getByLabel('Card number').fill(cardNumber);
+  await page.page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.page.getByLabel('Security code').fill('123');
+  return { page, plan };
+}
+
 browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it ("Ends on …"); one paid invoice; the card goes to the test processor\'s endpoint only', async () => {
   const context = await browser!.newContext();
   /** Every request the page sent to the service that carried the card number: its path. */
@@ -156,19 +174,7 @@ browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge 
   const context = await browser!.newContext();
   try {
     await recordEventsIn(context);
-    const member = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), { firstName: 'Dorothy', lastName: 'Vaughan' });
-    const start = new WidgetPage(await context.newPage());
-    await start.page.goto(pages!.url(HOST_A));
-    await start.waitForEvent('Service.ready');
-    await start.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
-    await start.page.close();
-
-    const page = await openAt(context, `/member/plans/${planPublicId}`);
-    const plan = dialogOf(page.page, 'Monthly');
-    await plan.waitFor({ state: 'visible', timeout: 5_000 });
-    await page.page.getByLabel('Card number').fill('4000 0000 0000 0002');
-    await page.page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.page.getByLabel('Security code').fill('123');
+    const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Dorothy', lastName: 'Vaughan' }, '4000 0000 0000 0002');
     await page.page.getByRole('button', { name: 'Sign up' }).click();
     await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(await page.eventTypes()).not.toContain('Service.conversion');
@@ -193,6 +199,50 @@ browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge 
     await expect
       .poll(() => list.locator('tbody tr td:last-child').allTextContents(), { timeout: 5_000 })
       .toEqual(['Failed']);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('3-D Secure test cards: 3155 asks in the browser’s dialog; Cancel fails it (the declined words, no membership), then OK authorizes it: Service.conversion and the membership', async () => {
+  const context = await browser!.newContext();
+  try {
+    await recordEventsIn(context);
+    const welcomes: string[] = [];
+    await context.route(`${WELCOME_URL}*`, (route) => {
+      welcomes.push(route.request().url());
+      return route.fulfill({ status: 204 }); // a 204 navigation leaves the page where it is
+    });
+    const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Mary', lastName: 'Jackson' }, '4000 0025 0000 3155');
+    const asked: string[] = [];
+    /** The test bank's question, answered `accept` (OK) or not (Cancel). */
+    const answering = (accept: boolean) =>
+      page.page.once('dialog', (dialog) => {
+        asked.push(`${dialog.type()}: ${dialog.message().split('\n')[0]}`);
+        void (accept ? dialog.accept() : dialog.dismiss());
+      });
+    answering(false);
+    const [first] = await Promise.all([
+      page.page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/memberships'), { timeout: 5_000 }),
+      page.page.getByRole('button', { name: 'Sign up' }).click(),
+    ]);
+    expect(first.status()).toBe(202);
+    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    expect(asked).toEqual(['confirm: Authorize this test payment?']);
+    expect(await page.eventTypes()).not.toContain('Service.conversion');
+    expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
+
+    // Again, the saved 3155 card (the field left empty), and this time OK.
+    await page.page.getByLabel('Card number').fill('');
+    answering(true);
+    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    const detail = (await page.waitForEvent('Service.conversion')).detail as ConversionDetail;
+    expect(detail.membership.publicPlanId).toBe(planPublicId);
+    expect(asked).toHaveLength(2);
+    await expect.poll(() => welcomes, { timeout: 5_000 }).toEqual([WELCOME_URL]);
+    await expect
+      .poll(() => page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.map((m) => m.status)), { timeout: 5_000 })
+      .toEqual(['active']);
   } finally {
     await context.close();
   }

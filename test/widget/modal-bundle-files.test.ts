@@ -49,7 +49,7 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   // The base: the entry and what it imports at once; no group among them (an import of a
   // screen instead of its wrapper in screen-chunks.ts would pull its group in).
   expect(base[0]).toBe(file);
-  const GROUPS = ['account', 'content', 'join', 'links', 'sign-in'];
+  const GROUPS = ['account', 'content', 'join', 'links', 'saved-card', 'sign-in'];
   expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
   expect(names).toEqual(GROUPS);

@@ -3,7 +3,7 @@
  * downloaded the first time one of its screens is drawn, so a page downloads the modal's base
  * (the dialog and its router, the words) and the one group the screen asked for: logging in
  * (with a password or a mailed code), the account's screens, joining (plans, registration, a
- * plan's sign-up, the card), protected content, or the mailed links. What the groups share and
+ * plan's sign-up), the saved card, protected content, or the mailed links. What the groups share and
  * the base does not have are chunks rollup makes of their own. The base stands for the groups'
  * screens by these wrappers, never by importing one: an import would pull its group into the
  * base (the budget of what one screen downloads, bench/size.ts; docs/decisions/0034-modal-chunks.md).
@@ -37,7 +37,9 @@ export const passwordChangeScreen: Screen = (ctx) => account(ctx).then((m) => m.
 export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => join().then((m) => m.plansScreen(ctx, none));
 export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
 export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
-export const paymentMethodScreen: Screen = (ctx) => join().then((m) => m.paymentMethodScreen(ctx));
+
+// The saved card.
+export const paymentMethodScreen: Screen = (ctx) => import('./chunks/saved-card').then((m) => m.paymentMethodScreen(ctx));
 
 // Protected content.
 export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>

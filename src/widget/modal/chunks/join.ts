@@ -1,5 +1,4 @@
-/** Joining: the plans, registration, a plan's sign-up and the card; one chunk (../screen-chunks.ts). */
-export { paymentMethodScreen } from '../screens/payment-method';
+/** Joining: the plans, registration and a plan's sign-up; one chunk (../screen-chunks.ts). */
 export { planSignupScreen } from '../screens/plan-signup';
 export { plansScreen } from '../screens/plans';
 export { registerScreen } from '../screens/register';

@@ -1,5 +1,5 @@
 import { brandName } from '../format';
-import type { TestPaymentMethod } from '../../../contract/member';
+import type { PaymentActionRequired, TestPaymentMethod } from '../../../contract/member';
 import type { ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { valueOf } from './form';
@@ -19,6 +19,20 @@ export const groupCardNumber = (digits: string): string =>
  */
 export const testPaymentMethod = async ({ host }: ScreenContext, form: HTMLFormElement): Promise<string> =>
   (await host.call<TestPaymentMethod>('POST', '/test-payment-methods', { cardNumber: valueOf(form, 'cardNumber'), cardExpiry: valueOf(form, 'cardExpiry'), cardCvc: valueOf(form, 'cardCvc') })).id;
+
+/**
+ * The test processor's stand-in for the bank's window (its 3-D Secure test cards, 3155 and 3220:
+ * docs/test-cards.md): the browser's own confirm dialog, OK to authorize the payment, Cancel to
+ * fail it, as Stripe's test page offers. The answer goes to the processor, and the sign-up then
+ * asks the service how the payment ended (POST /memberships/confirm), never the browser. In
+ * English whatever the site's language, as Stripe's own test page is: no member of a live site
+ * meets it.
+ */
+export const authorize = ({ host }: ScreenContext, { intentId, clientSecret }: PaymentActionRequired['requiresAction']): Promise<unknown> =>
+  host.call('POST', `/test-payment-intents/${encodeURIComponent(intentId)}`, {
+    clientSecret,
+    approve: confirm('Authorize this test payment?\n\nThe test card asks, as a bank asks with 3-D Secure. OK authorizes it, Cancel fails it. No money moves.'),
+  });
 
 /**
  * The test processor's card fields: number, expiry and security code, named as its endpoint

@@ -11,8 +11,9 @@ import { actionForm, valueOf } from './form';
  * when something is due or will be, and POST /memberships. Success sends `Service.conversion`
  * and goes to the plan's welcome page. A member on the plan already goes to its content (spec 4.1).
  * On a Stripe site the card is Stripe's field (./stripe-card.ts) and only the payment method it
- * made is sent; a payment the bank wants confirmed (202) is confirmed in Stripe's window, then
- * POST /memberships/confirm, where the service asks Stripe how it went.
+ * made is sent; a payment the bank wants confirmed (202) is confirmed in Stripe's window (on the
+ * test processor, its stand-in: ./card-fields.ts's authorize), then POST /memberships/confirm, where the
+ * service asks the processor how it went.
  */
 export function planSignupScreen(publicId: string): Screen {
   return async (ctx: ScreenContext) => {
@@ -37,9 +38,12 @@ export function planSignupScreen(publicId: string): Screen {
       const body = { planPublicId: offer.publicId, ...(paymentMethodId && { paymentMethodId }) };
       let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body);
       if ('requiresAction' in detail) {
-        const { intentId, clientSecret } = detail.requiresAction;
-        await import('./stripe-card').then((m) => m.stripeNextAction(doc, payments!, clientSecret));
-        detail = await host.call<ConversionDetail>('POST', '/memberships/confirm', { intentId });
+        const asked = detail.requiresAction;
+        // The bank's question: in Stripe's window, or in the test processor's stand-in for it.
+        await (payments
+          ? import('./stripe-card').then((m) => m.stripeNextAction(doc, payments, asked.clientSecret))
+          : testCards!.authorize(ctx, asked));
+        detail = await host.call<ConversionDetail>('POST', '/memberships/confirm', { intentId: asked.intentId });
       }
       await host.converted(detail);
       ctx.go(detail.membership.welcomeUrl);
