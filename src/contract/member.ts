@@ -419,15 +419,11 @@ export interface PlanOffer {
 export interface PlanSignUpRequest {
   planPublicId: string;
   /**
-   * On a site that takes payments through Stripe: the PaymentMethod Stripe.js made of the card
-   * (`pm_…`). The card itself never goes to the service.
+   * The payment method the processor made of the card: Stripe.js's (`pm_…`) on a Stripe site,
+   * `POST /test-payment-methods`'s (`pm_test_…`) on the test processor. The card itself never
+   * goes to this API; without one, the saved card pays.
    */
   paymentMethodId?: string;
-  /** The built-in test processor's card field (test sites only). */
-  cardNumber?: string;
-  /** MM/YY */
-  cardExpiry?: string;
-  cardCvc?: string;
 }
 
 /**

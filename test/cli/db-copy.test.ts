@@ -328,7 +328,7 @@ async function servesAsBefore(database: string): Promise<void> {
       expect(await r.json()).toEqual({ newsletter: { issues: [39, 40], format: 'html' } }));
 
     const newcomer = await api.signUp({ email: `newcomer@example.com`, password: 'newcomer password' });
-    await api.expect(200, 'PUT', '/payment-method', { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }, newcomer.token);
+    await api.saveCard('4242424242424242', newcomer.token);
     await api.expect(202, 'POST', '/password-reset', { email: source.changedPassword.email });
   });
   await expectOk(runSvc(['keys', 'create', '--site', 'demo', '--scopes', 'read.members', '--db', database], {}));

@@ -6,7 +6,7 @@
  */
 import { expect, test } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../src/contract/member';
-import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, validSignUp, type MemberCtx } from './support';
+import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, testCard, validSignUp, type MemberCtx } from './support';
 
 /** C0 but tab, LF and CR; DEL; C1: refused everywhere, textareas included. */
 const CONTROLS = ['\u0000', '\u0001', '\u0007', '\b', '\v', '\f', '\u001b', '\u001f', '\u007f', '\u0080', '\u0085', '\u009b', '\u009f'];
@@ -200,22 +200,32 @@ forEachStore((fresh) => {
     const { token } = await ctx.session(GRACE);
     const before = await jsonOf<MemberInfo>(await ctx.authed(token, ME), 200);
     const send = (method: string, path: string, raw: string) => ctx.authed(token, `${BASE}${path}`, { method, raw });
-    for (const [method, path, raw] of [
+    // The field named, where a route names one: card fields on /memberships and /payment-method are
+    // refused whatever they hold (cards go to the processor's card field, /test-payment-methods).
+    const rows: ReadonlyArray<readonly [method: string, path: string, raw: string, field?: string]> = [
       ['PATCH', '/me', '{"firstName": 1e999}'],
       ['PATCH', '/me', `{"customFields": {"${company}": -1e999}}`],
       ['POST', '/memberships', '{"planPublicId": 1e999}'],
-      ['POST', '/memberships', '{"planPublicId": "monthly", "cardNumber": 1e999, "cardExpiry": "12/30", "cardCvc": "123"}'],
-      ['POST', '/memberships', '{"planPublicId": "monthly", "cardNumber": "4242 4242 4242 4242", "cardExpiry": 1e999, "cardCvc": "123"}'],
-      ['PUT', '/payment-method', '{"cardNumber": "4242 4242 4242 4242", "cardExpiry": "12/30", "cardCvc": 1e999}'],
+      ['POST', '/memberships', '{"planPublicId": "monthly", "cardNumber": 1e999, "cardExpiry": "12/30", "cardCvc": "123"}', 'cardNumber'],
+      ['POST', '/memberships', '{"planPublicId": "monthly", "cardNumber": "4242 4242 4242 4242", "cardExpiry": 1e999, "cardCvc": "123"}', 'cardNumber'],
+      ['POST', '/memberships', '{"planPublicId": "monthly", "paymentMethodId": 1e999}', 'paymentMethodId'],
+      ['PUT', '/payment-method', '{"cardNumber": "4242 4242 4242 4242", "cardExpiry": "12/30", "cardCvc": 1e999}', 'cardNumber'],
+      ['PUT', '/payment-method', '{"paymentMethodId": 1e999}', 'paymentMethodId'],
+      ['POST', '/test-payment-methods', '{"cardNumber": 1e999, "cardExpiry": "12/30", "cardCvc": "123"}', 'cardNumber'],
+      ['POST', '/test-payment-methods', '{"cardNumber": "4242 4242 4242 4242", "cardExpiry": 1e999, "cardCvc": "123"}', 'cardExpiry'],
+      ['POST', '/test-payment-methods', '{"cardNumber": "4242 4242 4242 4242", "cardExpiry": "12/30", "cardCvc": -1e999}', 'cardCvc'],
       ['PUT', '/me/email', `{"email": 1e999, "password": "${GRACE.password}"}`],
       ['PUT', '/me/password', `{"password": "${GRACE.password}", "newPassword": 1e999}`],
-    ] as const) {
+    ];
+    for (const [method, path, raw, field] of rows) {
       const res = await send(method, path, raw);
       expect(res.status, `${method} ${path} ${raw}`).toBe(400);
-      await expectError(res, 400, 'invalidField');
+      await expectError(res, 400, 'invalidField', field);
     }
     expect(await jsonOf<MemberInfo>(await ctx.authed(token, ME), 200)).toStrictEqual(before);
     expect((await ctx.authed(token, `${BASE}/payment-method`)).status).toBe(204);
+    // Not even a processor customer was made: every refusal came before the processor was asked.
+    expect((await ctx.store.getMember(ctx.demo.site.id, ctx.demo.memberIds.grace!))!.processorCustomerId).toBeUndefined();
   });
 
   // ------------------------------------------------------------------ ids
@@ -224,7 +234,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const joined = await jsonOf<ConversionDetail>(
-      await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'monthly', ...GOOD_CARD } }),
+      await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'monthly', paymentMethodId: await testCard(ctx, token, GOOD_CARD) } }),
       201,
     );
     const id = joined.membership.id;

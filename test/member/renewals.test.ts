@@ -10,7 +10,7 @@ import { MAX_ATTEMPTS, RETRY_AFTER_MS, runRenewals } from '../../src/service/bil
 import { sha256Hex } from '../../src/service/crypto/digests';
 import { definePlan } from '../../src/service/domain/plans';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
-import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, type MemberCtx } from './support';
+import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, putCard, testCard, type MemberCtx } from './support';
 
 const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
 /** Saved like any card; every charge on it is declined (docs/test-cards.md). 0002 would be refused as it is saved. */
@@ -18,7 +18,10 @@ const FAILS_ON_CHARGE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 
 const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
 const join = async (ctx: MemberCtx, token: string, planPublicId: string, card = GOOD) =>
-  jsonOf<ConversionDetail>(await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId, ...card } }), 201);
+  jsonOf<ConversionDetail>(
+    await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId, paymentMethodId: await testCard(ctx, token, card) } }),
+    201,
+  );
 /** A new sign-in each time: the clock moves by months here, past any session's life. */
 const graceToken = async (ctx: MemberCtx) => (await ctx.session(GRACE)).token;
 const membership = async (ctx: MemberCtx, id: number) =>
@@ -86,7 +89,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const { membership: joined } = await join(ctx, token, 'monthly');
-    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, token, FAILS_ON_CHARGE)).status).toBe(200);
     untilDue(ctx, joined.billingPeriodEnd!);
     expect(await run(ctx)).toMatchObject({ charged: 0, failed: 1, ended: 0 });
     expect(await membership(ctx, joined.id)).toMatchObject({ status: 'active', paymentFailure: true, billingPeriodEnd: joined.billingPeriodEnd });
@@ -143,11 +146,11 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const { membership: joined } = await join(ctx, token, 'monthly');
-    expect((await ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, token, FAILS_ON_CHARGE)).status).toBe(200);
     untilDue(ctx, joined.billingPeriodEnd!);
     await run(ctx);
     expect((await membership(ctx, joined.id)).paymentFailure).toBe(true);
-    expect((await ctx.authed(await graceToken(ctx), `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    expect((await putCard(ctx, await graceToken(ctx), GOOD)).status).toBe(200);
     const after = await membership(ctx, joined.id);
     expect(after.paymentFailure).toBe(false);
     expect(Date.parse(after.billingPeriodEnd!)).toBeGreaterThan(ctx.now());

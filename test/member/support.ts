@@ -7,7 +7,8 @@ import { afterEach, describe, expect } from 'vitest';
 import { createMockApp } from '../../mock-server/app';
 import { FIXTURE_NOW } from '../../mock-server/fixtures';
 import type { LoadedSite } from '../../mock-server/load-fixtures';
-import type { MemberApiErrorBody, MemberInfo, SessionResponse } from '../../src/contract/member';
+import type { MemberApiErrorBody, MemberInfo, SessionResponse, TestPaymentMethod } from '../../src/contract/member';
+import type { CardDetails } from '../../src/service/payments/processor';
 import { createMemoryStore } from '../../src/service/store/memory';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 import type { Store } from '../../src/service/store/store';
@@ -166,6 +167,29 @@ export async function invalidFieldPaths(res: Response): Promise<string[]> {
 }
 
 export type { MemberInfo, SessionResponse };
+
+/**
+ * POST /test-payment-methods: the card to the built-in test processor's card field, as the widget
+ * sends it. The only route of the member API that takes card fields; the others take the
+ * `paymentMethodId` it answers.
+ */
+export const postTestCard = (ctx: MemberCtx, token: string, card: unknown): Promise<Response> =>
+  ctx.authed(token, `${BASE}/test-payment-methods`, { method: 'POST', json: card });
+
+/** The card made a payment method by the test processor's card field: its `pm_test_…` id (the test fails unless 201). */
+export async function testCard(ctx: MemberCtx, token: string, card: CardDetails): Promise<string> {
+  return (await jsonOf<TestPaymentMethod>(await postTestCard(ctx, token, card), 201)).id;
+}
+
+/** What a sign-up body says of the card, as the widget sends it: the payment method made of it; nothing without a card. */
+export async function paymentWith(ctx: MemberCtx, token: string, card?: CardDetails): Promise<{ paymentMethodId?: string }> {
+  return card ? { paymentMethodId: await testCard(ctx, token, card) } : {};
+}
+
+/** PUT /payment-method with the card, made a payment method by the test processor's card field first. */
+export async function putCard(ctx: MemberCtx, token: string, card: CardDetails): Promise<Response> {
+  return ctx.authed(token, `${BASE}/payment-method`, { method: 'PUT', json: { paymentMethodId: await testCard(ctx, token, card) } });
+}
 
 /** A valid sign-up body for the demo site, given its field ids. */
 export function validSignUp(demo: LoadedSite, overrides: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) {

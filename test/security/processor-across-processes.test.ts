@@ -55,7 +55,7 @@ const send = (app: Hono, method: string, path: string, body: unknown, token?: st
   });
 
 function suite(newDatabase: NewDatabase) {
-  test('a customer made through one process, a card saved through the other, a paid sign-up through the first: 201, one charge', async () => {
+  test('a customer made through one process, a card made and saved through the other, a paid sign-up through the first: 201, one charge', async () => {
     const { stores, demo } = await twoConnections(newDatabase);
     // Each app with the processor svc serve gives it: the built-in one, over its own store.
     const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
@@ -64,8 +64,11 @@ function suite(newDatabase: NewDatabase) {
     const { token } = (await session.json()) as { token: string };
     // The free plan makes the member's processor customer, in b.
     expect((await send(b!, 'POST', '/memberships', { planPublicId: 'community' }, token)).status).toBe(201);
-    // The card is saved through a.
-    const saved = await send(a!, 'PUT', '/payment-method', GOOD, token);
+    // The card goes to the test processor's card field through a, and is saved through a.
+    const made = await send(a!, 'POST', '/test-payment-methods', GOOD, token);
+    expect(made.status, await made.clone().text()).toBe(201);
+    const { id: paymentMethodId } = (await made.json()) as { id: string };
+    const saved = await send(a!, 'PUT', '/payment-method', { paymentMethodId }, token);
     expect(saved.status, await saved.clone().text()).toBe(200);
     // And charged through b.
     const joined = await send(b!, 'POST', '/memberships', { planPublicId: 'lifetime' }, token);

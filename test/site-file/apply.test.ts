@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { SCOPES, type ContentView, type Plan, type Site } from '../../src/contract/admin';
-import type { ConversionDetail, ContentItem, InvoiceSummary, MemberInfo, SessionResponse, SiteConfig } from '../../src/contract/member';
+import type { ConversionDetail, ContentItem, InvoiceSummary, MemberInfo, SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { issueApiKey } from '../../src/service/auth/api-keys';
 import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
@@ -128,6 +128,7 @@ interface World {
   signUp(email: string, customFields?: Record<string, unknown>): Promise<SessionResponse>;
   /** A new session (the clock moves past a session's life in some tests). */
   signIn(email: string): Promise<string>;
+  /** A sign-up as the widget makes it: the card, when given, to the test processor's card field first, and the payment method's id sent. */
   join(token: string, planKey: string, card?: typeof GOOD_CARD): Promise<ConversionDetail>;
   siteId(): Promise<number>;
   definition(): Promise<NonNullable<Awaited<ReturnType<Store['getSiteDefinition']>>>>;
@@ -189,7 +190,13 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
       },
       async join(token, planKey, card) {
         const plan = (await w.definition()).plans.find((p) => p.key === planKey)!;
-        const res = await w.member<ConversionDetail>('/memberships', { method: 'POST', token, json: { planPublicId: plan.publicId, ...card } });
+        let paymentMethodId: string | undefined;
+        if (card) {
+          const made = await w.member<TestPaymentMethod>('/test-payment-methods', { method: 'POST', token, json: card });
+          expect(made.status, JSON.stringify(made.body)).toBe(201);
+          paymentMethodId = made.body.id;
+        }
+        const res = await w.member<ConversionDetail>('/memberships', { method: 'POST', token, json: { planPublicId: plan.publicId, paymentMethodId } });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body;
       },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { expect } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
-import type { SessionResponse, SiteConfig } from '../../src/contract/member';
+import type { SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
 import { nodeScrypt } from '../../src/service/platform/node-scrypt';
@@ -49,8 +49,8 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     await api.expect(200, 'PATCH', '/me/metadata', { newsletter: { issues: [39, 40], format: 'html' } }, one.token);
     const two = await api.signUp(carded);
     // A card saved, then replaced: the first card's row is deleted.
-    await api.expect(200, 'PUT', '/payment-method', { cardNumber: '5555555555554444', cardExpiry: '12/34', cardCvc: '123' }, two.token);
-    await api.expect(200, 'PUT', '/payment-method', { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' }, two.token);
+    await api.saveCard('5555555555554444', two.token);
+    await api.saveCard('4242424242424242', two.token);
     // And charged, on a plan paid at once: the test processor's charges (decision 0029).
     const newsletter = (await api.store.getSiteBySubdomain(NEWSLETTER.subdomain))!;
     const monthly = (await api.store.listPlans(newsletter.id, { statuses: ['enabled'] }, { limit: 10 })).items.find((p) => p.key === 'monthly')!;
@@ -91,6 +91,12 @@ export interface ServiceCalls {
   /** A member API request to the newsletter site; fails the test unless the status is `status`. */
   expect(status: number, method: string, path: string, json?: unknown, token?: string): Promise<Response>;
   signUp(who: Credentials): Promise<SessionResponse>;
+  /**
+   * Saves a card (expiring 12/34) as the widget does: to the test processor's card field (POST
+   * /test-payment-methods), then PUT /payment-method with the payment method it answers. Fails the
+   * test unless both succeed.
+   */
+  saveCard(cardNumber: string, token: string): Promise<void>;
   admin(key: string, path: string, headers?: Record<string, string>): Promise<Response>;
 }
 
@@ -122,6 +128,11 @@ export async function withService<T>(database: string, use: (calls: ServiceCalls
           fields.filter((f) => f.required).map((f) => [f.id, f.type === 'checkbox' ? true : f.options![0]!.value]),
         );
         return (await request(201, 'POST', '/members', { ...who, customFields })).json() as Promise<SessionResponse>;
+      },
+      async saveCard(cardNumber, token) {
+        const made = await request(201, 'POST', '/test-payment-methods', { cardNumber, cardExpiry: '12/34', cardCvc: '123' }, token);
+        const { id } = (await made.json()) as TestPaymentMethod;
+        await request(200, 'PUT', '/payment-method', { paymentMethodId: id }, token);
       },
       admin: (key, path, headers = {}) =>
         Promise.resolve(app.request(`http://svc.test/admin/v1${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } })),

@@ -12,7 +12,7 @@ import { RETRY_AFTER_MS, runRenewals } from '../../src/service/billing/renewals'
 import { definePlan } from '../../src/service/domain/plans';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
 import type { MailRecord, SiteMailSettings } from '../../src/service/store/records';
-import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, type MemberCtx } from '../member/support';
+import { BASE, DAY, expectError, forEachStore, GRACE, HOUR, jsonOf, paymentWith, putCard, type MemberCtx } from '../member/support';
 
 const GOOD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123' };
 /** Saved like any card; every charge on it is declined (docs/test-cards.md). */
@@ -22,8 +22,12 @@ const BILLING_KINDS = ['receipt', 'paymentFailed', 'endingSoon'];
 const run = (ctx: MemberCtx) => runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
 /** A new sign-in each time: the clock moves by weeks here, past a session's idle life. */
 const token = async (ctx: MemberCtx) => (await ctx.session(GRACE)).token;
-const join = async (ctx: MemberCtx, planPublicId: string, card?: typeof GOOD) =>
-  jsonOf<ConversionDetail>(await ctx.authed(await token(ctx), `${BASE}/memberships`, { method: 'POST', json: { planPublicId, ...card } }), 201);
+/** A sign-up as the widget makes it: the card, when given, made a payment method first, and its id sent. */
+const signUp = async (ctx: MemberCtx, planPublicId: string, card?: typeof GOOD) => {
+  const session = await token(ctx);
+  return ctx.authed(session, `${BASE}/memberships`, { method: 'POST', json: { planPublicId, ...(await paymentWith(ctx, session, card)) } });
+};
+const join = async (ctx: MemberCtx, planPublicId: string, card?: typeof GOOD) => jsonOf<ConversionDetail>(await signUp(ctx, planPublicId, card), 201);
 const invoices = async (ctx: MemberCtx) => jsonOf<InvoiceSummary[]>(await ctx.authed(await token(ctx), `${BASE}/invoices`), 200);
 const failedPayments = async (ctx: MemberCtx) =>
   (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: ctx.demo.memberIds.grace }, { limit: 100 })).items.filter((e) => e.eventType === 'paymentFailed');
@@ -135,7 +139,7 @@ forEachStore((fresh) => {
 
   test('a declined first charge queues nothing: no receipt, no payment-failed notice (the failed invoice is there)', async () => {
     const ctx = await fresh();
-    await expectError(await ctx.authed(await token(ctx), `${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'lifetime', ...FAILS_ON_CHARGE } }), 402, 'paymentDeclined');
+    await expectError(await signUp(ctx, 'lifetime', FAILS_ON_CHARGE), 402, 'paymentDeclined');
     expect((await invoices(ctx)).map((i) => [i.description, i.status])).toEqual([['Lifetime', 'failed']]);
     expect(await notices(ctx)).toEqual([]);
   });
@@ -165,7 +169,7 @@ forEachStore((fresh) => {
   test('a failed renewal queues one payment-failed notice; the retry a day later, failing again for the same due date, queues no second', async () => {
     const ctx = await fresh();
     const { membership } = await join(ctx, 'monthly', GOOD);
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), FAILS_ON_CHARGE)).status).toBe(200);
     const dueAt = Date.parse(membership.billingPeriodEnd!);
     ctx.advance(dueAt - ctx.now() + 1);
     expect(await run(ctx)).toMatchObject({ charged: 0, failed: 1 });
@@ -196,10 +200,10 @@ forEachStore((fresh) => {
   test('a good card saved after a failed renewal is charged at once and queues its receipt', async () => {
     const ctx = await fresh();
     const { membership } = await join(ctx, 'monthly', GOOD);
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), FAILS_ON_CHARGE)).status).toBe(200);
     ctx.advance(Date.parse(membership.billingPeriodEnd!) - ctx.now() + 1);
     await run(ctx);
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), GOOD)).status).toBe(200);
     expect((await notices(ctx)).map((m) => m.kind)).toEqual(['receipt', 'paymentFailed', 'receipt']);
     expect((await notices(ctx)).at(-1)!.text).toContain('For: Monthly: renewal\n');
   });
@@ -309,7 +313,7 @@ forEachStore((fresh) => {
 
     // An instalment that fails: the failed invoice and the event, no notice.
     const { membership: course } = await join(ctx, 'course3');
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), FAILS_ON_CHARGE)).status).toBe(200);
     ctx.advance(Date.parse(course.billingPeriodEnd!) - ctx.now() + 1);
     expect(await run(ctx)).toMatchObject({ failed: 1, ended: 1, errors: 0 });
     expect((await invoices(ctx))[0]).toMatchObject({ description: 'Course in three payments: payment 2 of 3', status: 'failed' });
@@ -324,7 +328,7 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     await setMail(ctx, { notices: { receipt: false } });
     const { membership } = await join(ctx, 'monthly', GOOD);
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: FAILS_ON_CHARGE })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), FAILS_ON_CHARGE)).status).toBe(200);
     ctx.advance(Date.parse(membership.billingPeriodEnd!) - ctx.now() + 1);
     expect(await run(ctx)).toMatchObject({ failed: 1 });
     expect((await notices(ctx)).map((m) => m.kind)).toEqual(['paymentFailed']);
@@ -332,7 +336,7 @@ forEachStore((fresh) => {
     // On again (the block removed): the next payment has its receipt.
     expect(await ctx.store.updateSite(ctx.demo.site.id, { mail: null })).toBeDefined();
     expect((await ctx.store.getSite(ctx.demo.site.id))!.mail).toBeUndefined();
-    expect((await ctx.authed(await token(ctx), `${BASE}/payment-method`, { method: 'PUT', json: GOOD })).status).toBe(200);
+    expect((await putCard(ctx, await token(ctx), GOOD)).status).toBe(200);
     expect((await notices(ctx)).map((m) => m.kind)).toEqual(['paymentFailed', 'receipt']);
   });
 });

@@ -173,7 +173,7 @@ test('the full card number and the CVC are never kept, of a card saved or of one
 describe('unknown references', () => {
   test('an unknown customer', async () => {
     const checks: Array<(p: PaymentProcessor) => Promise<unknown>> = [
-      (p) => p.addPaymentMethod('cus_live_nope', card('4242424242424242')),
+      (p) => p.addPaymentMethod!('cus_live_nope', card('4242424242424242')),
       (p) => p.listPaymentMethods('cus_live_nope'),
       (p) => p.charge('cus_live_nope', 'pm_test_x', order),
       (p) => p.listInvoices!('cus_live_nope'),

@@ -15,7 +15,7 @@ import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { findOpenPlan } from './plan-offers';
-import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
+import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readCard, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
@@ -103,12 +103,10 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const siteBilling = billing(site);
-    if (!siteBilling.processor.testCards) {
+    if (!siteBilling.processor.addPaymentMethod) {
       throw MemberError.of(404, 'notFound', 'This site takes cards through Stripe: the card goes to Stripe from the page, never here', 'base');
     }
-    const payment = readPayment(await readObject(c.req.raw));
-    if (!payment || !('card' in payment)) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
-    const method = await makeTestPaymentMethod(siteBilling, site, member, payment.card);
+    const method = await makeTestPaymentMethod(siteBilling, site, member, readCard(await readObject(c.req.raw)));
     const body: TestPaymentMethod = { id: method.id, brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear };
     return jsonResponse(body, 201, NO_STORE);
   });
@@ -139,7 +137,7 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const payment = readPayment(await readObject(c.req.raw));
-    if (!payment) throw MemberError.of(400, 'invalidField', 'Enter the card number, its expiry (MM/YY) and its security code', 'cardNumber');
+    if (!payment) throw MemberError.of(400, 'invalidField', 'Name the card by the paymentMethodId the processor made of it', 'paymentMethodId');
     const siteBilling = billing(site);
     const saved = await saveCard(siteBilling, site, member, payment);
     // A payment that failed is tried again at once on the new card, not at the next retry.

@@ -54,32 +54,44 @@ const CARD_FIELDS = ['cardNumber', 'cardExpiry', 'cardCvc'] as const;
 
 /**
  * How a member pays, as a body says it: a payment method the processor's browser code made
- * (`paymentMethodId`, Stripe.js's `pm_…`), or the test processor's card fields.
+ * (Stripe.js's `pm_…`, or the test processor's card field's `pm_test_…`). The card itself goes
+ * from the page to the processor, never to this API.
  */
-export type Payment = { paymentMethodId: string } | { card: CardDetails };
+export type Payment = { paymentMethodId: string };
 
 /** An id a processor gave (`pm_…`, `pi_…`), as a body may carry one. */
 export const PROCESSOR_ID = /^[A-Za-z0-9_]{3,255}$/;
 
-/** The payment in a body, when it names one; each field given must be text. */
+/**
+ * The payment method a body names, if any. Card fields are refused (400, changing nothing): on
+ * every processor the card goes to the processor from the page (the test processor's endpoint,
+ * POST /test-payment-methods), and only the payment method it answers comes here.
+ */
 export function readPayment(body: Record<string, unknown>): Payment | undefined {
-  if (body.paymentMethodId !== undefined) {
-    if (typeof body.paymentMethodId !== 'string' || !PROCESSOR_ID.test(body.paymentMethodId)) {
-      throw MemberError.of(400, 'invalidField', 'A payment method id is the one Stripe.js made, such as pm_1Q2…', 'paymentMethodId');
-    }
-    if (CARD_FIELDS.some((field) => body[field] !== undefined)) {
-      throw MemberError.of(400, 'invalidField', 'Send a payment method id or card fields, not both', 'cardNumber');
-    }
-    return { paymentMethodId: body.paymentMethodId };
+  if (CARD_FIELDS.some((field) => body[field] !== undefined)) {
+    throw MemberError.of(
+      400,
+      'invalidField',
+      'Card numbers are not taken here: the page sends the card to the payment processor and this API only the paymentMethodId it answers',
+      'cardNumber',
+    );
   }
-  if (CARD_FIELDS.every((field) => body[field] === undefined)) return undefined;
+  if (body.paymentMethodId === undefined) return undefined;
+  if (typeof body.paymentMethodId !== 'string' || !PROCESSOR_ID.test(body.paymentMethodId)) {
+    throw MemberError.of(400, 'invalidField', 'A payment method id is the one the processor made of the card, such as pm_1Q2…', 'paymentMethodId');
+  }
+  return { paymentMethodId: body.paymentMethodId };
+}
+
+/** The test processor's card fields (POST /test-payment-methods): each must be text. */
+export function readCard(body: Record<string, unknown>): CardDetails {
   const problems = CARD_FIELDS.filter((field) => typeof body[field] !== 'string').map((path) => ({
     path,
     code: 'invalidField' as const,
     message: 'Enter the card number, its expiry (MM/YY) and its security code',
   }));
   if (problems.length > 0) throw MemberError.fields(problems);
-  return { card: { cardNumber: body.cardNumber as string, cardExpiry: body.cardExpiry as string, cardCvc: body.cardCvc as string } };
+  return { cardNumber: body.cardNumber as string, cardExpiry: body.cardExpiry as string, cardCvc: body.cardCvc as string };
 }
 
 /**
@@ -108,32 +120,22 @@ async function withCustomer<T>(deps: BillingDeps, site: SiteRecord, member: Memb
 }
 
 /**
- * Saves a new card for the member (replacing the saved one); a bad card is a 400 naming each
- * field, a card its bank refuses as it is saved a 402, and either keeps the card saved before.
- * A member whose customer the processor does not know (data imported from elsewhere, a processor
- * whose records were lost) gets a new customer, which the card is saved to.
- *
- * A site on Stripe takes only a payment method Stripe.js made (the card went from the browser
- * to Stripe); the test processor takes its card fields, or nothing else yet.
+ * Saves a new card for the member (replacing the saved one): the payment method the processor
+ * made of it is attached to the member's customer, and verified with its bank as it is (a card
+ * its bank refuses is a 402, and the card saved before stays). A member whose customer the
+ * processor does not know (data imported from elsewhere, a processor whose records were lost)
+ * gets a new customer, which the card is attached to.
  */
 export async function saveCard(deps: BillingDeps, site: SiteRecord, member: MemberRecord, payment: Payment) {
   const { processor } = deps;
-  const attach = processor.attachPaymentMethod?.bind(processor);
-  if ('card' in payment && !processor.testCards) {
-    throw MemberError.of(400, 'invalidField', 'This site takes cards through Stripe: the card goes to Stripe from the page, never here', 'cardNumber');
-  }
-  if ('paymentMethodId' in payment && !attach) {
-    throw MemberError.of(400, 'invalidField', 'This site takes the card in its own fields (cardNumber, cardExpiry, cardCvc)', 'paymentMethodId');
-  }
-  const addTo = async (id: string) => ('card' in payment ? processor.addPaymentMethod(id, payment.card) : attach!(id, payment.paymentMethodId));
   try {
-    const method = await withCustomer(deps, site, member, addTo);
+    const method = await withCustomer(deps, site, member, (customerId) => processor.attachPaymentMethod(customerId, payment.paymentMethodId));
     return await deps.store.savePaymentMethod({
       siteId: site.id, memberId: member.id, processorId: method.id, brand: method.brand, last4: method.last4,
       expMonth: method.expMonth, expYear: method.expYear, createdAt: deps.clock(),
     });
   } catch (error) {
-    throw cardError(error, 'card' in payment ? 'cardNumber' : 'paymentMethodId');
+    throw cardError(error, 'paymentMethodId');
   }
 }
 
@@ -157,7 +159,7 @@ function cardError(error: unknown, path: 'cardNumber' | 'paymentMethodId'): unkn
  */
 export async function makeTestPaymentMethod(deps: BillingDeps, site: SiteRecord, member: MemberRecord, card: CardDetails) {
   try {
-    return await withCustomer(deps, site, member, (customerId) => deps.processor.addPaymentMethod(customerId, card));
+    return await withCustomer(deps, site, member, (customerId) => deps.processor.addPaymentMethod!(customerId, card));
   } catch (error) {
     throw cardError(error, 'cardNumber');
   }

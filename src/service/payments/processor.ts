@@ -89,26 +89,27 @@ export interface PaymentProcessor {
   /**
    * The built-in test processor: its card field in the widget posts the card to the member API's
    * test endpoint (`POST /test-payment-methods`), which answers a `pm_test_…` payment method, as
-   * Stripe.js makes one at Stripe; it also still takes card fields on the member API (deprecated).
+   * Stripe.js makes one at Stripe. No other route of the member API takes a card, on any processor.
    */
   readonly testCards?: true;
   /** `customerId` is what the conversion event reports as `processorCustomerId`. */
   createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }>;
   /**
-   * Verifies the card with its bank as it saves it, as Stripe does. Throws InvalidCardError naming
-   * every bad field, and CardDeclinedError when the bank refuses the card; either way nothing is saved.
+   * The test processor only (its card field's endpoint): verifies the card with its bank as it
+   * saves it, as Stripe does. Throws InvalidCardError naming every bad field, and
+   * CardDeclinedError when the bank refuses the card; either way nothing is saved. Undefined on
+   * Stripe, where the card goes from the page to Stripe.
    */
-  addPaymentMethod(customerId: string, card: CardDetails): Promise<PaymentMethod>;
+  addPaymentMethod?(customerId: string, card: CardDetails): Promise<PaymentMethod>;
   listPaymentMethods(customerId: string): Promise<PaymentMethod[]>;
   /** Throws PaymentDeclinedError when the card is declined; the failed attempt still has an invoice. */
   charge(customerId: string, paymentMethodId: string, request: ChargeRequest): Promise<ChargeReceipt>;
   /**
-   * Attaches a payment method the member's browser made (Stripe.js's `createPaymentMethod`) to
-   * the customer, verifying it with its bank: CardDeclinedError when refused, nothing attached.
-   * The service never sees the card. Undefined for a processor whose card field posts cards
-   * (the built-in test processor, for now).
+   * Attaches a payment method the member's browser made (Stripe.js's `createPaymentMethod`, the
+   * test processor's card field) to the customer, verifying it with its bank: CardDeclinedError
+   * when refused, nothing attached. The service never sees the card.
    */
-  attachPaymentMethod?(customerId: string, paymentMethodId: string): Promise<PaymentMethod>;
+  attachPaymentMethod(customerId: string, paymentMethodId: string): Promise<PaymentMethod>;
   /**
    * A charge with the member there to confirm it (a sign-up): the payment is set up for later
    * charges without them (`setup_future_usage: off_session`). Answers the receipt, or that the

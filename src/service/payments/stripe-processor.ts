@@ -20,7 +20,6 @@ import {
   ProcessorEventError,
   UnknownPaymentReferenceError,
   type CardBrand,
-  type CardDetails,
   type ChargeReceipt,
   type ChargeRequest,
   type DeclineCode,
@@ -83,10 +82,6 @@ export class StripePaymentProcessor implements PaymentProcessor {
   }
 
   /** Cards go to Stripe, from the member's browser: the service never holds one. */
-  async addPaymentMethod(_customerId: string, _card: CardDetails): Promise<PaymentMethod> {
-    throw new TypeError('a Stripe site takes a payment method id from Stripe.js, never a card');
-  }
-
   async attachPaymentMethod(customerId: string, paymentMethodId: string): Promise<PaymentMethod> {
     try {
       const method = await this.stripe.paymentMethods.attach(paymentMethodId, { customer: customerId }, { idempotencyKey: `attach:${customerId}:${paymentMethodId}` });

@@ -129,12 +129,17 @@ export async function startScreensSite(options: ScreensSiteOptions = {}): Promis
     const plans = (await (await fetch(`${service.url}/member/v1/sites/${SUBDOMAIN}/plans`, { headers: { origin } })).json()) as { name: string; publicId: string }[];
     // Three invoices: Monthly paid, a declined charge at Workshop (0341: the card is saved, then
     // declined when charged), then Workshop paid; the card 4242 stays saved.
-    const buy = async (plan: string, cardNumber: string, status: number) => {
-      const response = await fetch(`${service.url}/member/v1/sites/${SUBDOMAIN}/memberships`, {
+    // As the widget pays: the card to the test processor's endpoint, then its payment method.
+    const post = (path: string, body: unknown) =>
+      fetch(`${service.url}/member/v1/sites/${SUBDOMAIN}${path}`, {
         method: 'POST',
         headers: { origin, authorization: `Bearer ${member.session.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ planPublicId: plans.find((p) => p.name === plan)!.publicId, cardNumber, cardExpiry: '12/34', cardCvc: '123' }),
+        body: JSON.stringify(body),
       });
+    const buy = async (plan: string, cardNumber: string, status: number) => {
+      const card = await post('/test-payment-methods', { cardNumber, cardExpiry: '12/34', cardCvc: '123' });
+      const { id } = (await card.json()) as { id: string };
+      const response = await post('/memberships', { planPublicId: plans.find((p) => p.name === plan)!.publicId, paymentMethodId: id });
       if (response.status !== status) throw new Error(`${plan} with ${cardNumber} answered ${response.status}: ${await response.text()}`);
     };
     await buy('Monthly', '4242 4242 4242 4242', 201);
