@@ -61,15 +61,19 @@ async function openAt(context: BrowserContext, path: string): Promise<WidgetPage
 
 const dialogOf = (page: Page, name: string) => page.getByRole('dialog', { name });
 
-/** A new member, logged in in `context`, at Monthly's sign-up with the card typed in: the page and the plan's dialog. */
-async function atMonthlyWithCard(context: BrowserContext, names: { firstName: string; lastName: string }, cardNumber: string) {
+/** A new member, logged in in `context` (a page that logs in and closes). */
+async function logInNewMember(context: BrowserContext, names: { firstName: string; lastName: string }): Promise<void> {
   const member = await createMember(service!.url, pages!.url(HOST_A).replace(/\/$/, ''), names);
   const start = new WidgetPage(await context.newPage());
   await start.page.goto(pages!.url(HOST_A));
   await start.waitForEvent('Service.ready');
   await start.page.evaluate(({ email, password }) => window.Service.login({ email, password }), member);
   await start.page.close();
+}
 
+/** A new member, logged in in `context`, at Monthly's sign-up with the card typed in: the page and the plan's dialog. */
+async function atMonthlyWithCard(context: BrowserContext, names: { firstName: string; lastName: string }, cardNumber: string) {
+  await logInNewMember(context, names);
   const page = await openAt(context, `/member/plans/${planPublicId}`);
   const plan = dialogOf(page.page, 'Monthly');
   await plan.waitFor({ state: 'visible', timeout: 5_000 });
@@ -243,6 +247,46 @@ browserTest('3-D Secure test cards: 3155 asks in the browser’s dialog; Cancel 
     await expect
       .poll(() => page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.map((m) => m.status)), { timeout: 5_000 })
       .toEqual(['active']);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('changing the card (/member/payment_method/update): the new card goes to the test processor’s endpoint only, PUT /payment-method carries its id; a card its bank refuses leaves the saved one', async () => {
+  const context = await browser!.newContext();
+  /** What the page sent to the service, by path: whether a card number was in it. */
+  const sent: { path: string; card: boolean }[] = [];
+  context.on('request', (request) => {
+    if (request.url().startsWith(service!.url) && request.method() !== 'GET' && request.method() !== 'OPTIONS') {
+      sent.push({ path: new URL(request.url()).pathname.replace('/member/v1/sites/shop', ''), card: /\d{4}\s*\d{4}\s*\d{4}\s*\d{4}/.test(request.postData() ?? '') });
+    }
+  });
+  try {
+    await recordEventsIn(context);
+    await logInNewMember(context, { firstName: 'Annie', lastName: 'Easley' });
+    sent.length = 0;
+
+    const page = await openAt(context, '/member/payment_method/update');
+    const dialog = dialogOf(page.page, 'Payment method');
+    await dialog.waitFor({ state: 'visible', timeout: 5_000 });
+    const save = async (number: string) => {
+      await page.page.getByLabel('Card number').fill(number);
+      await page.page.getByLabel('Expiry (MM/YY)').fill('12/34');
+      await page.page.getByLabel('Security code').fill('123');
+      await page.page.getByRole('button', { name: 'Save card' }).click();
+    };
+    await save('5555 5555 5555 4444');
+    await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 5_000 }).toMatch(/4444/);
+    expect(sent).toEqual([{ path: '/test-payment-methods', card: true }, { path: '/payment-method', card: false }]);
+
+    // Refused as it is saved: the words in the form, the Mastercard stays saved, nothing PUT.
+    sent.length = 0;
+    await save('4000 0000 0000 0002');
+    await expect.poll(() => dialog.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    expect(sent).toEqual([{ path: '/test-payment-methods', card: true }]);
+    await page.page.close();
+    const again = await openAt(context, '/member/payment_method/update');
+    await expect.poll(() => dialogOf(again.page, 'Payment method').getByRole('status').textContent(), { timeout: 5_000 }).toMatch(/4444/);
   } finally {
     await context.close();
   }
