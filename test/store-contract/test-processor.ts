@@ -122,6 +122,14 @@ export function testProcessorTests(ctx: Ctx): void {
     for (const answer of answers) expect(answer).toStrictEqual(recorded[0]);
   });
 
+  test('recordTestProcessorCharge: the same charge (same ids, same key) recorded 10 times at once is one charge, answered to every caller, not a conflict', async () => {
+    // An authorized intent's charge: whoever records it (the answer, the confirmation) records the same one.
+    const same = charge(7, { idempotencyKey: 'authorized:pi_test_1' });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => ctx.store.recordTestProcessorCharge(same, 0)));
+    expect(await ctx.store.listTestProcessorCharges('cus_test_ann')).toStrictEqual([same]);
+    for (const answer of answers) expect(answer).toStrictEqual(same);
+  });
+
   test('a new test processor over the same store (another process, a restart) charges the cards the first saved, and honours its keys', async () => {
     const first = new TestPaymentProcessor({ clock: () => T0, store: ctx.store });
     const { customerId } = await first.createCustomer({ email: 'ann@example.com', name: 'Ann Lee' });

@@ -45,7 +45,6 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
   };
   /** Records one of `kind` unless a record kept after `keptAfter` carries its key (then that one is the answer). */
   const recordKept = <T extends { idempotencyKey?: string }>(kind: KeyedRecords<T>) => {
-    const keyConstraint = `${kind.table}_idempotency_key`;
     const record = (row: T, keptAfter: number) =>
       conn.transaction(async (tx): Promise<T> => {
         if (row.idempotencyKey !== undefined) {
@@ -61,9 +60,11 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
         try {
           return await record(row, keptAfter);
         } catch (error) {
-          // Another transaction took the key after this one read it (and PostgreSQL said so as a
-          // unique violation, not a failure to serialize): read again, and find its record.
-          if (uniqueViolation(error) && error.constraint === keyConstraint && attempt < 3) continue;
+          // Another transaction took the key after this one read it, and PostgreSQL said so as a
+          // unique violation (of the key, or of an id first when the other carries the same ids:
+          // the same record asked for twice): read again, and find its record by the key. An id
+          // taken by a record of another key stays a ConflictError.
+          if (uniqueViolation(error) && row.idempotencyKey !== undefined && attempt < 3) continue;
           throw conflict(error);
         }
       }
