@@ -29,7 +29,7 @@ import { PaymentDeclinedError, UnknownPaymentReferenceError, type PaymentProcess
 import type { ProcessorFor } from '../payments/processor-for';
 import { ConflictError } from '../store/errors';
 import type { MembershipFilter } from '../store/queries';
-import type { MembershipPatch, MembershipRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
+import type { MemberRecord, MembershipPatch, MembershipRecord, NewInvoice, PaymentMethodRecord, PlanRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { formatMoney } from './money';
 import { ENDING_NOTICE_MS, endingSoonMails, paymentFailedMails, receiptMails } from './notices';
@@ -103,7 +103,7 @@ class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
 }
 
-type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
+export type RecurringPlan = Extract<PlanRecord, { type: 'subscription' | 'multiPayment' }>;
 
 /**
  * Every site's memberships that are due at `now`, each handled once; then the housekeeping that
@@ -162,7 +162,7 @@ export async function chargeOverdue(deps: RenewalDeps, site: SiteRecord, memberI
   return report;
 }
 
-function isDue(m: MembershipRecord, now: number): boolean {
+export function isDue(m: MembershipRecord, now: number): boolean {
   return membershipStatus(m, now) === 'active' && m.billingPeriodEnd !== undefined && m.billingPeriodEnd <= now;
 }
 
@@ -231,19 +231,86 @@ async function renewOne(
   report: RenewalReport,
   options: { retryNow: boolean },
 ): Promise<void> {
+  const claimed = await underClaim(deps, site, listed, async (membership) => {
+    if (isDue(membership, deps.clock())) await bill(deps, site, membership, report, options);
+  });
+  if (claimed === CLAIMED_ELSEWHERE) report.waiting++;
+}
+
+/** What underClaim answers when another biller holds the membership's claim. */
+export const CLAIMED_ELSEWHERE = Symbol('claimed elsewhere');
+
+/**
+ * `work` on the membership as it is once its claim (a lease of its own, taken by one biller at a
+ * time in any number of processes) is held; CLAIMED_ELSEWHERE when another holds it, undefined
+ * when the membership is gone.
+ */
+export async function underClaim<T>(
+  deps: RenewalDeps,
+  site: SiteRecord,
+  listed: Pick<MembershipRecord, 'id' | 'memberId'>,
+  work: (membership: MembershipRecord) => Promise<T>,
+): Promise<T | undefined | typeof CLAIMED_ELSEWHERE> {
   const claim = `renewal:${site.id}:${listed.id}`;
   const holder = randomId(16);
-  if (!(await deps.store.tryLease(claim, holder, realTime(deps), CLAIM_MS))) {
-    report.waiting++;
-    return;
-  }
+  if (!(await deps.store.tryLease(claim, holder, realTime(deps), CLAIM_MS))) return CLAIMED_ELSEWHERE;
   try {
     const membership = (await deps.store.listMembershipsOfMember(site.id, listed.memberId)).find((m) => m.id === listed.id);
-    if (membership && isDue(membership, deps.clock())) await bill(deps, site, membership, report, options);
+    return membership && (await work(membership));
   } finally {
     await deps.store.releaseLease(claim, holder);
   }
 }
+
+/** A due membership's charge: what it is for, from whom, and which attempt this is. */
+export interface DueCharge {
+  plan: RecurringPlan;
+  member: MemberRecord;
+  customerId: string;
+  dueAt: number;
+  /** The `paymentFailed` events for this due date so far (the attempt is one more). */
+  failures: number;
+  /** When the last of them was, if any. */
+  lastAttempt: number | undefined;
+  amountCents: number;
+  subTotalCents: number;
+  taxCents: number;
+  currency: string;
+  description: string;
+  /** The member's saved card; undefined when there is none. */
+  card: PaymentMethodRecord | undefined;
+  processor: PaymentProcessor;
+}
+
+/** The charge a due membership owes; undefined when there is none to make (a plan without billing, a member who never paid here). */
+export async function dueCharge(deps: RenewalDeps, site: SiteRecord, membership: MembershipRecord): Promise<DueCharge | undefined> {
+  const { store, clock } = deps;
+  const now = clock();
+  const current = await store.getPlan(site.id, membership.planId);
+  if (!current || (current.type !== 'subscription' && current.type !== 'multiPayment')) return undefined;
+  // The member pays what they joined under: a price changed since then reaches new members only.
+  const plan = membership.billing ? ({ ...current, billing: membership.billing } as typeof current) : current;
+  const member = await store.getMember(site.id, membership.memberId);
+  if (!member?.processorCustomerId) return undefined; // never paid here (chargeOverdue reaches such members too)
+  const dueAt = membership.billingPeriodEnd!;
+  const failures = (await store.listMemberEvents(site.id, { memberId: membership.memberId, created: { from: dueAt } }, { limit: 1000 })).items.filter(
+    (e) => e.eventType === 'paymentFailed' && e.details.membershipId === membership.id,
+  );
+  const recurring = quotePlan(plan, now).recurring!;
+  return {
+    plan, member, customerId: member.processorCustomerId, dueAt, failures: failures.length, lastAttempt: failures.at(-1)?.createdAt,
+    amountCents: recurring.amountCents, subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, currency: plan.billing.currency,
+    description: chargeDescription(plan, membership), card: await store.getPaymentMethod(site.id, membership.memberId),
+    processor: deps.processorFor?.(site) ?? deps.processor,
+  };
+}
+
+/** How a charge of a due membership went. */
+export type ChargeOutcome = { paid: true; chargeId: string; invoiceId: string } | { paid: false; chargeId?: string; invoiceId?: string; reason: string };
+
+/** The idempotency key of a due membership's charge: one per membership, due date and attempt. */
+export const renewalKey = (site: SiteRecord, membership: MembershipRecord, due: DueCharge) =>
+  `renewal:${site.id}:${membership.id}:${due.dueAt}:${due.failures + 1}`;
 
 async function bill(
   deps: RenewalDeps,
@@ -252,58 +319,63 @@ async function bill(
   report: RenewalReport,
   { retryNow }: { retryNow: boolean },
 ): Promise<void> {
-  const { store, clock } = deps;
-  const processor = deps.processorFor?.(site) ?? deps.processor;
-  const now = clock();
-  const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
+  const now = deps.clock();
   if (membership.cancelsAt !== undefined && membership.cancelsAt <= now) {
-    await update({ status: 'cancelled', billingPeriodEnd: null });
+    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
     report.ended++;
     return;
   }
-  const current = await store.getPlan(site.id, membership.planId);
-  if (!current || (current.type !== 'subscription' && current.type !== 'multiPayment')) return;
-  // The member pays what they joined under: a price changed since then reaches new members only.
-  const plan = membership.billing ? ({ ...current, billing: membership.billing } as typeof current) : current;
-
-  const member = await store.getMember(site.id, membership.memberId);
-  if (!member?.processorCustomerId) return; // never paid here (chargeOverdue reaches such members too)
-  const dueAt = membership.billingPeriodEnd!;
-  const failures = (await store.listMemberEvents(site.id, { memberId: membership.memberId, created: { from: dueAt } }, { limit: 1000 })).items.filter(
-    (e) => e.eventType === 'paymentFailed' && e.details.membershipId === membership.id,
-  );
-  const lastAttempt = failures.at(-1)?.createdAt;
-  if (!retryNow && lastAttempt !== undefined && now - lastAttempt < RETRY_AFTER_MS) {
+  const due = await dueCharge(deps, site, membership);
+  if (!due) return;
+  if (!retryNow && due.lastAttempt !== undefined && now - due.lastAttempt < RETRY_AFTER_MS) {
     report.waiting++;
     return;
   }
-
-  const recurring = quotePlan(plan, now).recurring!;
-  const currency = plan.billing.currency;
-  const description = chargeDescription(plan, membership);
-  const card = await store.getPaymentMethod(site.id, membership.memberId);
-  let outcome: { paid: true; chargeId: string; invoiceId: string } | { paid: false; chargeId?: string; invoiceId?: string; reason: string };
+  let outcome: ChargeOutcome;
   try {
-    if (!card) throw new UnknownPaymentReferenceError('paymentMethod', 'none saved');
+    if (!due.card) throw new UnknownPaymentReferenceError('paymentMethod', 'none saved');
     // One charge per membership, due date and attempt, whoever asks for it and however often.
-    const idempotencyKey = `renewal:${site.id}:${membership.id}:${dueAt}:${failures.length + 1}`;
-    const receipt = await processor.charge(member.processorCustomerId, card.processorId, { amountCents: recurring.amountCents, currency, description, idempotencyKey });
-    outcome = { paid: true, ...receipt };
+    const request = { amountCents: due.amountCents, currency: due.currency, description: due.description, idempotencyKey: renewalKey(site, membership, due) };
+    outcome = { paid: true, ...(await due.processor.charge(due.customerId, due.card.processorId, request)) };
   } catch (error) {
-    if (error instanceof PaymentDeclinedError) outcome = { paid: false, chargeId: error.chargeId, invoiceId: error.invoiceId, reason: error.declineCode };
-    else if (error instanceof UnknownPaymentReferenceError) outcome = { paid: false, reason: 'noPaymentMethod' };
-    else throw error;
+    outcome = failedCharge(error);
   }
+  await recordCharge(deps, site, membership, due, outcome, report);
+}
 
-  const amount = formatMoney(recurring.amountCents, currency, site.locale);
+/** A charge's failure as its outcome: declined, or no card to charge; anything else is thrown. */
+export function failedCharge(error: unknown): ChargeOutcome {
+  if (error instanceof PaymentDeclinedError) return { paid: false, chargeId: error.chargeId, invoiceId: error.invoiceId, reason: error.declineCode };
+  if (error instanceof UnknownPaymentReferenceError) return { paid: false, reason: 'noPaymentMethod' };
+  throw error;
+}
+
+/**
+ * What a charge of a due membership leaves: its invoice (paid or failed) with the receipt or the
+ * failure notice; paid, the membership's next period; failed, a `paymentFailed` event, and the
+ * membership ended after the last attempt.
+ */
+export async function recordCharge(
+  deps: RenewalDeps,
+  site: SiteRecord,
+  membership: MembershipRecord,
+  due: DueCharge,
+  outcome: ChargeOutcome,
+  report: RenewalReport = emptyReport(),
+): Promise<void> {
+  const { store, clock } = deps;
+  const now = clock();
+  const { plan, member, dueAt, failures } = due;
+  const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
+  const amount = formatMoney(due.amountCents, due.currency, site.locale);
   // The notice goes with the invoice: a receipt for a payment, a word about a failed one.
   const notices = outcome.paid ? [] : paymentFailedMails(site, member, plan, membership.id, dueAt, amount, now);
   if (outcome.invoiceId) {
     const invoice: NewInvoice = {
       siteId: site.id, memberId: membership.memberId, planId: plan.id, membershipId: membership.id,
       processorInvoiceId: outcome.invoiceId, processorChargeId: outcome.chargeId!,
-      subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, totalCents: recurring.amountCents, currency,
-      status: outcome.paid ? 'paid' : 'failed', description, createdAt: now,
+      subTotalCents: due.subTotalCents, taxCents: due.taxCents, totalCents: due.amountCents, currency: due.currency,
+      status: outcome.paid ? 'paid' : 'failed', description: due.description, createdAt: now,
     };
     try {
       await store.createInvoice(invoice, outcome.paid ? receiptMails(site, member, plan, invoice) : notices);
@@ -329,13 +401,13 @@ async function bill(
     {
       siteId: site.id, memberId: membership.memberId, eventType: 'paymentFailed', createdAt: now,
       details: {
-        planId: plan.id, membershipId: membership.id, amount, reason: outcome.reason, attempt: failures.length + 1,
+        planId: plan.id, membershipId: membership.id, amount, reason: outcome.reason, attempt: failures + 1,
         ...(outcome.chargeId && { chargeId: outcome.chargeId }), ...(outcome.invoiceId && { invoiceId: outcome.invoiceId }),
       },
     },
   ]);
   report.failed++;
-  if (failures.length + 1 >= MAX_ATTEMPTS) {
+  if (failures + 1 >= MAX_ATTEMPTS) {
     await update({ status: 'cancelled', paymentFailure: true, billingPeriodEnd: null });
     await store.createMemberEvents([
       { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: plan.id, reason: 'paymentFailed' }, createdAt: now },
