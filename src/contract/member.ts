@@ -304,6 +304,8 @@ export type MemberApiErrorCode =
   | 'paymentPending'
   /** Cancelling a membership that is not a running subscription. */
   | 'notCancellable'
+  /** Paying now (POST /memberships/{id}/pay) for a membership that owes no payment now. */
+  | 'notDue'
   /** Protected content the member's plans do not open. */
   | 'noAccess'
   /** A mailed link's token that names nothing: cut short, or made void by a later password or e-mail change. */

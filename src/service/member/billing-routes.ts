@@ -14,6 +14,7 @@ import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store
 import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
+import { confirmPayNow, payNow } from './pay-now';
 import { findOpenPlan } from './plan-offers';
 import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readCard, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
@@ -29,8 +30,18 @@ export interface BillingRouteDeps extends Omit<BillingDeps, 'processor'> {
 const savedCard = (m: PaymentMethodRecord): SavedCard => ({ brand: m.brand, last4: m.last4, expMonth: m.expMonth, expYear: m.expYear });
 const NO_STORE = { 'cache-control': 'no-store' };
 
+/** A membership id in a path: only the canonical spelling (`372.0`, `+372`, `0x174` or `0372` is not membership 372). */
+function membershipIdOf(text: string): number {
+  const id = parseId(text);
+  if (id === undefined) throw MemberError.of(400, 'invalidField', 'A membership id is digits alone, without a sign, point or leading zero, such as 372', 'id');
+  return id;
+}
+
 export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   const { store, clock } = deps;
+  /** A membership as the widget shows it. */
+  const widgetMembership = async (site: SiteRecord, membership: MembershipRecord) =>
+    toWidgetMembership(membership, (await store.getPlan(site.id, membership.planId))!, site, clock());
   /** The billing functions' dependencies with the site's processor. */
   const billing = (site: SiteRecord): BillingDeps => ({ store, clock, processor: deps.processorFor(site) });
 
@@ -63,13 +74,30 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     // Only the canonical spelling: `372.0`, `+372`, `0x174` or `0372` is not membership 372.
-    const id = parseId(c.req.param('id'));
-    if (id === undefined) throw MemberError.of(400, 'invalidField', 'A membership id is digits alone, without a sign, point or leading zero, such as 372', 'id');
+    const id = membershipIdOf(c.req.param('id'));
     const mine = (await store.listMembershipsOfMember(site.id, member.id)).find((m) => m.id === id);
     if (!mine) throw MemberError.of(404, 'notFound', 'You have no membership with that id', 'id');
-    const updated = await cancelAtPeriodEnd(deps, site, mine);
-    const plan = (await store.getPlan(site.id, updated.planId))!;
-    return jsonResponse(toWidgetMembership(updated, plan, site, clock()), 200, NO_STORE);
+    return jsonResponse(await widgetMembership(site, await cancelAtPeriodEnd(deps, site, mine)), 200, NO_STORE);
+  });
+
+  // A payment that failed, paid now with the member there (pay-now.ts): the bank may ask first (202).
+  app.post('/sites/:subdomain/memberships/:id/pay', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const paid = await payNow(billing(site), site, member.id, membershipIdOf(c.req.param('id')));
+    if ('intentId' in paid) return jsonResponse({ requiresAction: { intentId: paid.intentId, clientSecret: paid.clientSecret } }, 202, NO_STORE);
+    return jsonResponse(await widgetMembership(site, paid), 200, NO_STORE);
+  });
+
+  app.post('/sites/:subdomain/memberships/:id/pay/confirm', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const id = membershipIdOf(c.req.param('id'));
+    const body = await readObject(c.req.raw);
+    if (typeof body.intentId !== 'string' || !PROCESSOR_ID.test(body.intentId)) {
+      throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the payment answered', 'intentId');
+    }
+    return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, body.intentId)), 200, NO_STORE);
   });
 
   app.get('/sites/:subdomain/invoices', async (c) => {
