@@ -11,7 +11,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
+import { runRenewals } from '../../src/service/billing/renewals';
 import { definePlan } from '../../src/service/domain/plans';
+import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
 import { launchChromium, skipBrowserTests, SITE_DOMAIN } from './support/chromium';
 import { createMember, uniqueEmail } from './support/members';
 import { startPageServer, type PageServer } from './support/page-server';
@@ -287,6 +289,48 @@ browserTest('changing the card (/member/payment_method/update): the new card goe
     await page.page.close();
     const again = await openAt(context, '/member/payment_method/update');
     await expect.poll(() => dialogOf(again.page, 'Payment method').getByRole('status').textContent(), { timeout: 5_000 }).toMatch(/4444/);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('a renewal the bank held (3220): the payment-failed mail’s screen (/member/payment_method/update) offers “Pay now: Monthly”; the bank asks, OK, and the membership is paid up', async () => {
+  const context = await browser!.newContext();
+  try {
+    await recordEventsIn(context);
+    await context.route(`${WELCOME_URL}*`, (route) => route.fulfill({ status: 204 })); // the page stays where it is
+    // Signed up with the card whose bank always asks: authorized at sign-up (OK).
+    const { page } = await atMonthlyWithCard(context, { firstName: 'Christine', lastName: 'Darden' }, '4000 0000 0000 3220');
+    const asked: string[] = [];
+    page.page.on('dialog', (dialog) => {
+      asked.push(dialog.message().split('\n')[0]!);
+      void dialog.accept();
+    });
+    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    const joined = ((await page.waitForEvent('Service.conversion')).detail as ConversionDetail).membership;
+    await page.page.close();
+
+    // Its renewal comes due and the billing run charges it without the member: the bank refuses.
+    const report = await service!.withStore(async (store, site) => {
+      await store.updateMembership(site.id, joined.id, { billingPeriodEnd: Date.now() - 1000 });
+      return runRenewals({ store, clock: systemClock, processor: new TestPaymentProcessor({ clock: systemClock, store }) });
+    });
+    expect(report).toMatchObject({ charged: 0, failed: 1 });
+
+    const screen = await openAt(context, '/member/payment_method/update');
+    const dialog = dialogOf(screen.page, 'Payment method');
+    await dialog.waitFor({ state: 'visible', timeout: 5_000 });
+    screen.page.on('dialog', (d) => {
+      asked.push(d.message().split('\n')[0]!);
+      void d.accept();
+    });
+    expect(await screen.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.map((m) => m.paymentFailure))).toEqual([true]);
+    await dialog.getByRole('button', { name: 'Pay now: Monthly' }).click();
+    await expect
+      .poll(() => screen.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.map((m) => m.paymentFailure)), { timeout: 5_000 })
+      .toEqual([false]);
+    expect(asked).toEqual(['Authorize this test payment?', 'Authorize this test payment?']);
+    await expect.poll(() => dialog.getByRole('button', { name: 'Pay now: Monthly' }).count(), { timeout: 5_000 }).toBe(0);
   } finally {
     await context.close();
   }

@@ -36,6 +36,8 @@ export interface Messages {
   paymentMethod: string;
   noCard: string;
   saveCard: string;
+  /** The saved card's screen: a payment that failed (one the bank held for the member), paid now. */
+  payNow: string;
   plans: string;
   noPlans: string;
   choose: string;

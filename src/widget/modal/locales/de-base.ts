@@ -27,6 +27,7 @@ export const deBase: BaseWords = {
   paymentMethod: 'Zahlungsmethode',
   noCard: 'Keine Karte gespeichert.',
   saveCard: 'Karte speichern',
+  payNow: 'Jetzt bezahlen',
   plans: 'Tarife',
   noPlans: 'Diese Website bietet noch keine Tarife an.',
   choose: 'Auswählen',

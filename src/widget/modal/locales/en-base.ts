@@ -27,6 +27,7 @@ export const enBase: BaseWords = {
   paymentMethod: 'Payment method',
   noCard: 'No card is saved.',
   saveCard: 'Save card',
+  payNow: 'Pay now',
   plans: 'Plans',
   noPlans: 'This site offers no plans yet.',
   choose: 'Choose',

@@ -1,4 +1,4 @@
-import type { SavedCard } from '../../../contract/member';
+import type { Membership, PaymentActionRequired, SavedCard } from '../../../contract/member';
 import { brandName } from '../format';
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
@@ -32,5 +32,24 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
       if (host.member()?.memberships.some((m) => m.paymentFailure)) await host.refresh();
     },
   );
-  render(ctx, t.paymentMethod, status, form);
+  // A payment that failed (above all one the bank held for the member: 3-D Secure on a renewal)
+  // is paid from here, where the payment-failed mail links: on the saved card, the bank asking
+  // first if it must, in Stripe's window or the test processor's (POST /memberships/{id}/pay).
+  const pay = (host.member()?.memberships ?? [])
+    .filter((m) => m.paymentFailure && m.status === 'active')
+    .map((m) => {
+      const path = `/memberships/${m.id}/pay`;
+      const payForm = actionForm(ctx, `${t.payNow}: ${m.name}`, [], async () => {
+        const answer = await host.call<Membership | PaymentActionRequired>('POST', path);
+        if ('requiresAction' in answer) {
+          const asked = answer.requiresAction;
+          await (payments ? import('./stripe-card').then((s) => s.stripeNextAction(doc, payments, asked.clientSecret)) : testCards!.authorize(ctx, asked));
+          await host.call<Membership>('POST', `${path}/confirm`, { intentId: asked.intentId });
+        }
+        payForm.remove();
+        await host.refresh();
+      });
+      return payForm;
+    });
+  render(ctx, t.paymentMethod, status, form, ...pay);
 });
