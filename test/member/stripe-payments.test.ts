@@ -9,7 +9,8 @@ import type { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { LoadedSite } from '../../mock-server/load-fixtures';
-import type { ConversionDetail, PaymentActionRequired, SessionResponse, SiteConfig } from '../../src/contract/member';
+import type { ConversionDetail, Membership, PaymentActionRequired, SessionResponse, SiteConfig } from '../../src/contract/member';
+import { runRenewals } from '../../src/service/billing/renewals';
 import type { Store } from '../../src/service/store/store';
 import { FIXTURE_NOW } from '../../mock-server/fixtures';
 import { definePlan } from '../../src/service/domain/plans';
@@ -93,6 +94,30 @@ test('3155: 202 with the client secret; nothing recorded until Stripe says the p
   expect(await memberships()).toHaveLength(1);
   await expectError(await confirm(), 409, 'alreadyMember');
   expect(await memberships()).toHaveLength(1);
+});
+
+test('3220’s renewal, held by the bank off session: POST /memberships/{id}/pay asks in Stripe’s window (202), /pay/confirm asks Stripe and records the renewal paid', async () => {
+  const pm = await paymentMethod('4000000000003220');
+  const signUp = (await jsonOf<PaymentActionRequired>(await join({ planPublicId: 'monthly', paymentMethodId: pm }), 202)).requiresAction;
+  await standIn.authenticate(signUp.intentId, 'approve');
+  const { membership } = await jsonOf<ConversionDetail>(await request('/memberships/confirm', { method: 'POST', token, json: { intentId: signUp.intentId } }), 201);
+  // Its renewal comes due; charged without the member, Stripe's bank refuses it.
+  await store.updateMembership(demo.site.id, membership.id, { billingPeriodEnd: FIXTURE_NOW - 1 });
+  const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url });
+  expect(await runRenewals({ store, clock: () => FIXTURE_NOW, processor: stripe })).toMatchObject({ charged: 0, failed: 1 });
+  const failed = (await store.listMemberEvents(demo.site.id, { memberId: demo.memberIds.grace! }, { limit: 100 })).items.filter((e) => e.eventType === 'paymentFailed');
+  expect(failed.map((e) => e.details.reason)).toEqual(['authentication_required']);
+
+  const asked = (await jsonOf<PaymentActionRequired>(await request(`/memberships/${membership.id}/pay`, { method: 'POST', token }), 202)).requiresAction;
+  expect(asked.intentId).toMatch(/^pi_/);
+  const confirm = () => request(`/memberships/${membership.id}/pay/confirm`, { method: 'POST', token, json: { intentId: asked.intentId } });
+  await expectError(await confirm(), 409, 'paymentPending', 'intentId');
+  await standIn.authenticate(asked.intentId, 'approve');
+  const paid = await jsonOf<Membership>(await confirm(), 200);
+  expect(paid).toMatchObject({ id: membership.id, status: 'active', paymentFailure: false });
+  const invoices = await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!);
+  expect(invoices.filter((i) => i.processorInvoiceId === asked.intentId)).toMatchObject([{ status: 'paid', description: 'Monthly: renewal' }]);
+  expect(await jsonOf<Membership>(await confirm(), 200)).toStrictEqual(paid);
 });
 
 test('3155 refused at the bank: confirmed as declined (402), a failed invoice and an abandoned conversion, no membership', async () => {
