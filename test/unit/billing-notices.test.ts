@@ -182,6 +182,7 @@ forEachStore((fresh) => {
     });
     expect(failed[0]!.text).toContain('$12.00');
     expect(failed[0]!.text).toContain('https://demo.localhost/?svcopen=/member/payment_method/update\n');
+    expect(failed[0]!.text).toContain('Please update your card with this link:');
     // Only the sign-up's receipt: a failed charge is no payment.
     expect(await notices(ctx, 'receipt')).toHaveLength(1);
 
@@ -195,6 +196,18 @@ forEachStore((fresh) => {
     ]);
     expect(await notices(ctx, 'paymentFailed')).toHaveLength(1);
     expect(await notices(ctx)).toHaveLength(2);
+  });
+
+  test('a renewal its bank held for the member (3220, authentication_required): the notice asks them to confirm the payment, on the screen that offers "Pay now"', async () => {
+    const ctx = await fresh();
+    const { membership } = await join(ctx, 'monthly', GOOD);
+    expect((await putCard(ctx, await token(ctx), { ...GOOD, cardNumber: '4000 0000 0000 3220' })).status).toBe(200);
+    ctx.advance(Date.parse(membership.billingPeriodEnd!) - ctx.now() + 1);
+    expect(await run(ctx)).toMatchObject({ failed: 1 });
+    const [held] = await notices(ctx, 'paymentFailed');
+    expect(held!.text).toContain('Your bank asks you to confirm the payment. Confirm it with this link:');
+    expect(held!.text).toContain('https://demo.localhost/?svcopen=/member/payment_method/update\n');
+    expect(held!.text).not.toContain('update your card');
   });
 
   test('a good card saved after a failed renewal is charged at once and queues its receipt', async () => {

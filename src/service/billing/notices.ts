@@ -33,9 +33,22 @@ export function receiptMails(site: SiteRecord, member: MemberRecord, plan: PlanR
 }
 
 /** Told once per missed payment (its due date), however many times it is retried. */
-export function paymentFailedMails(site: SiteRecord, member: MemberRecord, plan: PlanRecord, membershipId: number, dueAt: number, amount: string, now: number): NewMail[] {
+export function paymentFailedMails(
+  site: SiteRecord,
+  member: MemberRecord,
+  plan: PlanRecord,
+  membershipId: number,
+  dueAt: number,
+  amount: string,
+  now: number,
+  reason?: string,
+): NewMail[] {
   if (!sendsNotice(site, 'paymentFailed')) return [];
-  const template = { kind: 'paymentFailed' as const, planName: plan.name, amount, link: screen(site, '/member/payment_method/update') };
+  // The same screen either way: its "Pay now" lets the bank ask (member/pay-now.ts).
+  const template = {
+    kind: 'paymentFailed' as const, planName: plan.name, amount, link: screen(site, '/member/payment_method/update'),
+    ...(reason === 'authentication_required' && { bankAsks: true }),
+  };
   return [siteMail(site, member.email, template, now, `paymentFailed:${membershipId}:${dueAt}`)];
 }
 

@@ -369,7 +369,7 @@ export async function recordCharge(
   const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
   const amount = formatMoney(due.amountCents, due.currency, site.locale);
   // The notice goes with the invoice: a receipt for a payment, a word about a failed one.
-  const notices = outcome.paid ? [] : paymentFailedMails(site, member, plan, membership.id, dueAt, amount, now);
+  const notices = outcome.paid ? [] : paymentFailedMails(site, member, plan, membership.id, dueAt, amount, now, outcome.reason);
   if (outcome.invoiceId) {
     const invoice: NewInvoice = {
       siteId: site.id, memberId: membership.memberId, planId: plan.id, membershipId: membership.id,

@@ -115,11 +115,13 @@ export const de: Words = {
       action: { intro: 'Alle Rechnungen finden Sie in Ihrem Konto:', button: 'Rechnungen ansehen', link },
       outro: [],
     }),
-    paymentFailed: (site, { planName, amount, link }) => ({
+    paymentFailed: (site, { planName, amount, link, bankAsks }) => ({
       subject: `Zahlung für ${planName} bei ${site} fehlgeschlagen`,
       greeting: 'Guten Tag,',
       intro: [`Wir konnten ${amount} für die Verlängerung Ihrer Mitgliedschaft ${planName} bei ${site} nicht abbuchen.`],
-      action: { intro: 'Bitte aktualisieren Sie Ihre Karte mit diesem Link:', button: 'Karte aktualisieren', link },
+      action: bankAsks
+        ? { intro: 'Ihre Bank möchte, dass Sie die Zahlung bestätigen. Bestätigen Sie sie mit diesem Link:', button: 'Zahlung bestätigen', link }
+        : { intro: 'Bitte aktualisieren Sie Ihre Karte mit diesem Link:', button: 'Karte aktualisieren', link },
       outro: ['Wir versuchen die Zahlung erneut.'],
     }),
     endingSoon: (site, { planName, endsOn, link }) => ({

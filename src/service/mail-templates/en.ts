@@ -101,11 +101,13 @@ export const en: Words = {
       action: { intro: 'All your invoices are in your account:', button: 'See your invoices', link },
       outro: [],
     }),
-    paymentFailed: (site, { planName, amount, link }) => ({
+    paymentFailed: (site, { planName, amount, link, bankAsks }) => ({
       subject: `Your payment for ${planName} on ${site} failed`,
       greeting: 'Hello,',
       intro: [`We could not charge ${amount} to renew your ${planName} membership on ${site}.`],
-      action: { intro: 'Please update your card with this link:', button: 'Update your card', link },
+      action: bankAsks
+        ? { intro: 'Your bank asks you to confirm the payment. Confirm it with this link:', button: 'Confirm the payment', link }
+        : { intro: 'Please update your card with this link:', button: 'Update your card', link },
       outro: ["We'll try the payment again."],
     }),
     endingSoon: (site, { planName, endsOn, link }) => ({

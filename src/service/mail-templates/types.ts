@@ -27,7 +27,8 @@ export type MailTemplate =
   | { kind: 'emailInUse' }
   | { kind: 'emailChanged'; newEmail: string }
   | { kind: 'receipt'; planName: string; amount: string; date: string; description: string; link: string }
-  | { kind: 'paymentFailed'; planName: string; amount: string; link: string }
+  /** `bankAsks`: the bank held the payment for the member to confirm (3-D Secure, `authentication_required`). */
+  | { kind: 'paymentFailed'; planName: string; amount: string; link: string; bankAsks?: boolean }
   | { kind: 'endingSoon'; planName: string; endsOn: string; link: string };
 
 export type MailKind = MailTemplate['kind'];
