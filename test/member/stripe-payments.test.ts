@@ -120,6 +120,13 @@ test('3220’s renewal, held by the bank off session: POST /memberships/{id}/pay
   expect(await jsonOf<Membership>(await confirm(), 200)).toStrictEqual(paid);
 });
 
+test('3155’s window left unanswered, then another card: the new card is charged (201), not refused as a reused idempotency key', async () => {
+  await jsonOf<PaymentActionRequired>(await join({ paymentMethodId: await paymentMethod('4000002500003155') }), 202);
+  const detail = await jsonOf<ConversionDetail>(await join({ paymentMethodId: await paymentMethod('4242424242424242') }), 201);
+  expect(detail.membership.publicPlanId).toBe('lifetime');
+  expect(await memberships()).toHaveLength(1);
+});
+
 test('3155 refused at the bank: confirmed as declined (402), a failed invoice and an abandoned conversion, no membership', async () => {
   const { requiresAction } = await jsonOf<PaymentActionRequired>(await join({ paymentMethodId: await paymentMethod('4000002500003155') }), 202);
   await standIn.authenticate(requiresAction.intentId, 'refuse');

@@ -77,6 +77,20 @@ forEachStore((fresh) => {
     await expectError(await confirm(ctx, token, asked.intentId), 402, 'paymentDeclined', 'intentId');
   });
 
+  test('the bank’s question left unanswered, then another card: another 3155 is asked anew, and a card that needs no question is charged (201)', async () => {
+    const ctx = await fresh();
+    const { token } = await ctx.session(GRACE);
+    const first = await askedSignUp(ctx, token, AUTHORIZE_ON_SESSION);
+    expect(await askedSignUp(ctx, token, AUTHORIZE_ON_SESSION)).not.toEqual(first); // another payment method: another question
+    const good = await jsonOf<TestPaymentMethod>(
+      await ctx.authed(token, `${BASE}/test-payment-methods`, { method: 'POST', json: { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/34', cardCvc: '123' } }),
+      201,
+    );
+    const detail = await jsonOf<ConversionDetail>(await ctx.authed(token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId: 'lifetime', paymentMethodId: good.id } }), 201);
+    expect(detail.membership.publicPlanId).toBe('lifetime');
+    expect(await lifetimeOf(ctx)).toHaveLength(1);
+  });
+
   test('the answer needs the intent’s client secret, a yes or no, a session, and a site on the test processor', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);

@@ -236,7 +236,7 @@ async function signUpClaimed(
     const { grandTotalCents } = quote.dueNow;
     if (grandTotalCents > 0) {
       try {
-        const idempotencyKey = await signUpAttemptKey(store, site, member, plan, customerId);
+        const idempotencyKey = await signUpAttemptKey(store, site, member, plan, customerId, card.processorId);
         const request = { amountCents: grandTotalCents, currency: quote.currency!, description: plan.name, idempotencyKey };
         // The member is here: a processor that can ask the bank's questions in the browser does.
         paid = processor.chargeOnSession
@@ -250,7 +250,7 @@ async function signUpClaimed(
     } else if (processor.setUpOnSession) {
       // Nothing due now (a trial): the card is set up for the renewals, the bank asked now if it must be.
       try {
-        const idempotencyKey = `setup:${await signUpAttemptKey(store, site, member, plan, customerId)}`;
+        const idempotencyKey = `setup:${await signUpAttemptKey(store, site, member, plan, customerId, card.processorId)}`;
         const setUp = await processor.setUpOnSession(customerId, card.processorId, { idempotencyKey, metadata: signUpMetadata(site, member, plan) });
         if (setUp !== 'setUp') paid = setUp;
       } catch (error) {
@@ -371,15 +371,18 @@ async function recordSignUp(
  * (memberships, invoices). Read under the sign-up's claim, so nobody changes it meanwhile. Every
  * attempt that records anything (a membership, a failed invoice) moves it, so a member trying
  * again after a decline is charged again; an attempt that recorded nothing (its process died
- * after the charge) asked again gets the same key, and the processor the same charge.
+ * after the charge) asked again gets the same key, and the processor the same charge. The card
+ * is in it too: an attempt that recorded nothing because the bank's question was left unanswered
+ * (3-D Secure) is tried again with another card under another key (Stripe refuses a key used
+ * again with other parameters), and with the same card meets the same question.
  */
-async function signUpAttemptKey(store: Store, site: SiteRecord, member: MemberRecord, plan: PlanRecord, customerId: string): Promise<string> {
+async function signUpAttemptKey(store: Store, site: SiteRecord, member: MemberRecord, plan: PlanRecord, customerId: string, cardId: string): Promise<string> {
   const [memberships, invoices] = await Promise.all([
     store.listMembershipsOfMember(site.id, member.id),
     store.listInvoicesOfMember(site.id, member.id),
   ]);
   const recorded = memberships.filter((m) => m.planId === plan.id).length + invoices.filter((i) => i.planId === plan.id).length;
-  return `plan-signup:${site.id}:${plan.id}:${customerId}:${recorded}`;
+  return `plan-signup:${site.id}:${plan.id}:${customerId}:${recorded}:${cardId}`;
 }
 
 /** A declined first charge: a failed invoice in the ledger and an abandoned conversion (spec 2.5). */
