@@ -14,8 +14,10 @@
  */
 import type { Browser, BrowserContext, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { runRenewals } from '../../src/service/billing/renewals';
 import { systemClock } from '../../src/service/domain/clock';
 import { definePlan } from '../../src/service/domain/plans';
+import { StripePaymentProcessor } from '../../src/service/payments/stripe-processor';
 import { startStripeStandIn, type StripeStandIn } from '../support/stripe-stand-in/server';
 import { launchChromium, SITE_DOMAIN, skipBrowserTests } from './support/chromium';
 import { createMember, type TestMember } from './support/members';
@@ -215,6 +217,35 @@ browserTest('changing the card: Stripe’s field on the payment method screen; t
   expectNoCardSent(shopper, '5555555555554444');
   const put = shopper.toService.find((r) => r.url.endsWith('/payment-method') && r.body);
   expect(JSON.parse(put!.body)).toEqual({ paymentMethodId: saved!.processorId });
+  await shopper.context.close();
+});
+
+browserTest('a renewal the bank held off session (3220): the payment method screen’s “Pay now: Monthly” opens the bank’s window; “Complete”, and the membership is paid up', async () => {
+  const shopper = await openSignUp(monthly);
+  await payWith(shopper, '4000 0000 0000 3220');
+  const { page } = shopper;
+  await page.page.getByRole('dialog', { name: '3D Secure test page' }).getByRole('button', { name: 'Complete authentication' }).click();
+  await page.waitForEvent('Service.conversion', { timeout: 10_000 });
+  // Its renewal comes due; charged without the member, the bank refuses it.
+  const report = await service!.withStore(async (store, site) => {
+    const [membership] = await store.listMembershipsOfMember(site.id, shopper.member.session.memberInfo.id);
+    await store.updateMembership(site.id, membership!.id, { billingPeriodEnd: Date.now() - 1000 });
+    const stripe = new StripePaymentProcessor({ secretKey: standIn.secretKey, apiUrl: standIn.url });
+    return runRenewals({ store, clock: systemClock, processor: stripe, processorFor: () => stripe });
+  });
+  expect(report).toMatchObject({ charged: 0, failed: 1 });
+
+  // The mailed link: the site's page with the payment method screen.
+  await page.page.goto(`${pages!.url(HOST_A)}?svcopen=${encodeURIComponent('/member/payment_method/update')}`);
+  const screen = page.page.getByRole('dialog', { name: 'Payment method' });
+  await screen.getByRole('button', { name: 'Pay now: Monthly' }).click({ timeout: 10_000 });
+  await page.page.getByRole('dialog', { name: '3D Secure test page' }).getByRole('button', { name: 'Complete authentication' }).click();
+  await expect
+    .poll(async () => (await membershipsOf(shopper.member)).map((m) => [m.status, m.paymentFailure]), { timeout: 10_000 })
+    .toEqual([['active', false]]);
+  await expect.poll(() => screen.getByRole('button', { name: 'Pay now: Monthly' }).count(), { timeout: 5_000 }).toBe(0);
+  expect(shopper.toService.map((r) => new URL(r.url).pathname.split('/').slice(-3).join('/'))).toContain(`${(await membershipsOf(shopper.member))[0]!.id}/pay/confirm`);
+  expectNoCardSent(shopper, '4000000000003220');
   await shopper.context.close();
 });
 
