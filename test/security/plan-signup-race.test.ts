@@ -45,8 +45,6 @@ afterEach(async () => {
 /** The processor's charges, counted; each answered after a few milliseconds. */
 function slowCounting(inner: PaymentProcessor, charges: ChargeRequest[]): PaymentProcessor {
   return {
-    // The test processor's card fields, as the processor inside takes them.
-    ...(inner.testCards && { testCards: inner.testCards }),
     createCustomer: (customer) => inner.createCustomer(customer),
     addPaymentMethod: (customerId, card) => inner.addPaymentMethod!(customerId, card),
     attachPaymentMethod: (customerId, paymentMethodId) => inner.attachPaymentMethod(customerId, paymentMethodId),

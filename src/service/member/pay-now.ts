@@ -8,7 +8,6 @@
  * the membership's next period; refused, a failed invoice and a `paymentFailed` attempt.
  */
 import type { RequiresAction } from '../payments/processor';
-import { UnknownPaymentReferenceError } from '../payments/processor';
 import {
   CLAIMED_ELSEWHERE,
   dueCharge,
@@ -23,6 +22,7 @@ import {
 } from '../billing/renewals';
 import type { MembershipRecord, SiteRecord } from '../store/records';
 import { MemberError } from './errors';
+import { askProcessor, notYourPayment } from './plan-signup';
 
 /** What the service writes on a payment it makes for a due membership, so its confirmation finds it again. */
 const payNowMetadata = (site: SiteRecord, membership: MembershipRecord) => ({
@@ -77,17 +77,11 @@ export async function payNow(deps: RenewalDeps, site: SiteRecord, memberId: numb
  * a charge. Confirming again once it is recorded answers the membership as it is.
  */
 export async function confirmPayNow(deps: RenewalDeps, site: SiteRecord, memberId: number, membershipId: number, intentId: string): Promise<MembershipRecord> {
-  const notYours = () => MemberError.of(404, 'notFound', 'No payment of yours with that id', 'intentId');
-  const processor = deps.processorFor?.(site) ?? deps.processor;
-  if (!processor.paymentOutcome) throw notYours();
-  const outcome = await processor.paymentOutcome(intentId).catch((error: unknown) => {
-    if (error instanceof UnknownPaymentReferenceError) throw notYours();
-    throw error;
-  });
+  const outcome = await askProcessor(deps.processorFor?.(site) ?? deps.processor, intentId);
   const meta = outcome.metadata;
-  if (meta.svc_site !== String(site.id) || meta.svc_member !== String(memberId) || meta.svc_membership !== String(membershipId)) throw notYours();
+  if (meta.svc_site !== String(site.id) || meta.svc_member !== String(memberId) || meta.svc_membership !== String(membershipId)) throw notYourPayment();
   const mine = (await deps.store.listMembershipsOfMember(site.id, memberId)).find((m) => m.id === membershipId);
-  if (!mine) throw notYours();
+  if (!mine) throw notYourPayment();
   // The due date it paid for is behind the membership: recorded already (an earlier confirmation).
   if (String(mine.billingPeriodEnd) !== meta.svc_due) return mine;
   return onDue(deps, site, memberId, membershipId, async (membership) => {

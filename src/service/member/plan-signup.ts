@@ -30,6 +30,7 @@ import {
   UnknownPaymentReferenceError,
   type CardDetails,
   type ChargeReceipt,
+  type PaymentOutcome,
   type PaymentProcessor,
   type RequiresAction,
 } from '../payments/processor';
@@ -227,7 +228,7 @@ async function signUpClaimed(
   let customerId = await ensureCustomer(deps, site, member);
   let paid: ChargeReceipt | RequiresAction | undefined;
   /** Where a card problem is said: the payment method Stripe.js made, or the test processor's card field. */
-  const cardPath = processor.testCards ? 'cardNumber' : 'paymentMethodId';
+  const cardPath = processor.addPaymentMethod ? 'cardNumber' : 'paymentMethodId';
   if (plan.type !== 'free') {
     const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
     if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', cardPath);
@@ -268,6 +269,18 @@ const signUpMetadata = (site: SiteRecord, member: MemberRecord, plan: PlanRecord
   svc_site: String(site.id), svc_member: String(member.id), svc_plan: String(plan.id),
 });
 
+/** A payment id that names none of this member's payments: a 404, whatever the reason. */
+export const notYourPayment = () => MemberError.of(404, 'notFound', 'No payment of yours with that id', 'intentId');
+
+/** How a payment the bank asked about ended, as the processor says (never the browser); an id it does not know is notYourPayment. */
+export async function askProcessor(processor: PaymentProcessor, intentId: string): Promise<PaymentOutcome> {
+  if (!processor.paymentOutcome) throw notYourPayment();
+  return processor.paymentOutcome(intentId).catch((error: unknown) => {
+    if (error instanceof UnknownPaymentReferenceError) throw notYourPayment();
+    throw error;
+  });
+}
+
 /**
  * A sign-up whose payment the bank wanted confirmed (POST /memberships/confirm): the service asks
  * the processor how the intent ended (never the browser), checks it is this member's sign-up on
@@ -276,17 +289,12 @@ const signUpMetadata = (site: SiteRecord, member: MemberRecord, plan: PlanRecord
  */
 export async function confirmSignUp(deps: BillingDeps, site: SiteRecord, member: MemberRecord, intentId: string): Promise<ConversionDetail> {
   const { store, processor, clock } = deps;
-  const notYours = () => MemberError.of(404, 'notFound', 'No payment of yours with that id', 'intentId');
-  if (!processor.paymentOutcome) throw notYours();
-  const outcome = await processor.paymentOutcome(intentId).catch((error: unknown) => {
-    if (error instanceof UnknownPaymentReferenceError) throw notYours();
-    throw error;
-  });
+  const outcome = await askProcessor(processor, intentId);
   const fresh = (await store.getMember(site.id, member.id)) ?? member;
   const meta = outcome.metadata;
-  if (meta.svc_site !== String(site.id) || meta.svc_member !== String(member.id) || outcome.customerId !== fresh.processorCustomerId) throw notYours();
+  if (meta.svc_site !== String(site.id) || meta.svc_member !== String(member.id) || outcome.customerId !== fresh.processorCustomerId) throw notYourPayment();
   const plan = await store.getPlan(site.id, Number(meta.svc_plan));
-  if (!plan) throw notYours();
+  if (!plan) throw notYourPayment();
   const result = await signUpToPlanWith(deps, site, fresh, plan, async () => {
     const now = clock();
     if (outcome.status === 'requiresAction') {

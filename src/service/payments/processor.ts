@@ -86,16 +86,13 @@ export interface PaymentOutcome {
 }
 
 export interface PaymentProcessor {
-  /**
-   * The built-in test processor: its card field in the widget posts the card to the member API's
-   * test endpoint (`POST /test-payment-methods`), which answers a `pm_test_…` payment method, as
-   * Stripe.js makes one at Stripe. No other route of the member API takes a card, on any processor.
-   */
-  readonly testCards?: true;
   /** `customerId` is what the conversion event reports as `processorCustomerId`. */
   createCustomer(customer: { email: string; name?: string }): Promise<{ customerId: string }>;
   /**
-   * The test processor only (its card field's endpoint): verifies the card with its bank as it
+   * The built-in test processor only: its card field in the widget posts the card to the member
+   * API's test endpoint (`POST /test-payment-methods`), which hands it here and answers the
+   * `pm_test_…` payment method, as Stripe.js makes one at Stripe; no other route of the member
+   * API takes a card. Verifies the card with its bank as it
    * saves it, as Stripe does. Throws InvalidCardError naming every bad field, and
    * CardDeclinedError when the bank refuses the card; either way nothing is saved. Undefined on
    * Stripe, where the card goes from the page to Stripe.

@@ -89,7 +89,6 @@ const invoiceOf = (charge: TestProcessorCharge): Invoice => ({
 });
 
 export class TestPaymentProcessor implements PaymentProcessor {
-  readonly testCards = true;
   private readonly clock: Clock;
   private readonly store: TestProcessorMethods;
   private readonly randomPart: () => string;
