@@ -270,13 +270,18 @@ forEachStore((fresh) => {
     expect((await jsonOf<ConversionDetail>(await join(ctx, grace.token, { planPublicId: 'lifetime', paymentMethodId }), 201)).order.grandTotalCents).toBe(19900);
   });
 
-  test('cancelling a subscription sets cancelsOn to the period end and keeps it active; a second cancel changes nothing', async () => {
+  test('cancelling a subscription sets cancelsOn to the period end and keeps it active, with no billingPeriodEnd (nothing is due); a second cancel changes nothing', async () => {
     const ctx = await fresh();
     const { token } = await ctx.session(GRACE);
     const { membership } = await jsonOf<ConversionDetail>(await joinWith(ctx, token, 'monthly', GOOD), 201);
     const cancel = (id: number) => ctx.authed(token, `${BASE}/memberships/${id}/cancel`, { method: 'POST' });
     const cancelled = await jsonOf<typeof membership>(await cancel(membership.id), 200);
-    expect(cancelled).toStrictEqual({ ...membership, cancelsOn: membership.billingPeriodEnd });
+    const { billingPeriodEnd, ...rest } = membership;
+    expect(billingPeriodEnd).toEqual(expect.any(String));
+    expect(cancelled).toStrictEqual({ ...rest, cancelsOn: billingPeriodEnd });
+    // MemberInfo says the same (spec 2.7: billingPeriodEnd is when the next charge is due).
+    const me = await jsonOf<MemberInfo>(await ctx.authed(token, `${BASE}/me`), 200);
+    expect(me.memberships.find((m) => m.id === membership.id)).toStrictEqual(cancelled);
     expect(await jsonOf<typeof membership>(await cancel(membership.id), 200)).toStrictEqual(cancelled);
     expect((await events(ctx, graceId(ctx))).filter(([type]) => type === 'cancellation')).toHaveLength(1);
   });

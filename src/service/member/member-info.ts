@@ -56,7 +56,10 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
 
 export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number): Membership {
   const home = `https://${site.domain}/`;
-  const recurring = m.type === 'subscription' || m.type === 'multiPayment';
+  const status = membershipStatus(m, now);
+  // Spec 2.7: when the next charge is due, so only while one is: not once a subscription is
+  // cancelled at its period's end (cancelsOn says when it ends), nor on a membership that ended.
+  const chargeDue = (m.type === 'subscription' && m.cancelsAt === undefined) || m.type === 'multiPayment';
   return {
     id: m.id,
     planId: m.planId,
@@ -64,10 +67,10 @@ export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: 
     name: plan.name,
     type: WIDGET_TYPES[m.type],
     createdAt: iso(m.createdAt),
-    status: membershipStatus(m, now),
+    status,
     ...(m.expiresAt !== undefined && m.type !== 'subscription' && { expiresOn: iso(m.expiresAt) }),
     ...(m.cancelsAt !== undefined && m.type === 'subscription' && { cancelsOn: iso(m.cancelsAt) }),
-    ...(m.billingPeriodEnd !== undefined && recurring && { billingPeriodEnd: iso(m.billingPeriodEnd) }),
+    ...(m.billingPeriodEnd !== undefined && chargeDue && status === 'active' && { billingPeriodEnd: iso(m.billingPeriodEnd) }),
     paymentFailure: m.paymentFailure,
     welcomeUrl: plan.welcomeUrl ?? home,
     contentUrl: plan.contentUrl ?? home,
