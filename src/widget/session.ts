@@ -95,13 +95,18 @@ export class Session {
       }));
   }
 
-  /** Takes fresh member data; tells the page only when it differs from what it has. */
-  _apply(member: MemberInfo): void {
-    if (this._stopped || !this._token || deepEqual(member, this._member)) return;
+  /**
+   * Takes fresh member data; tells the page only when it differs from what it has. `first` is
+   * sent once the data is held and before `Service.member.info` (a conversion: its listeners'
+   * getMemberInfo() holds the membership just bought, spec 2.7).
+   */
+  _apply(member: MemberInfo, first?: () => void): void {
+    if (this._stopped || !this._token || deepEqual(member, this._member)) return first?.();
     this._member = member;
     this._known = true;
     this._cache._set(this._token, member);
     this._changed();
+    first?.();
     if (this._ready) this._dispatchInfo();
   }
 

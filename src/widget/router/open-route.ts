@@ -20,9 +20,13 @@ export function modalHost(session: Session, functions: Functions, config: () => 
     session: async (path, body) => session._signIn(await session._request<SessionResponse>('POST', path, session._token, stringify(body)), false),
     call: <T>(method: string, path: string, body?: unknown) =>
       session._call<T>(method, path, body === undefined ? undefined : stringify(body)),
+    // The member with the new membership is held before Service.conversion is sent (spec 2.7:
+    // MemberInfo is the state at the moment of the event); when it cannot be had, the event still goes.
     async converted(detail) {
-      dispatchConversion(session._doc, detail);
-      await refresh();
+      const announce = () => dispatchConversion(session._doc, detail);
+      const member = await session._call<MemberInfo>('GET', '/me').catch(() => undefined);
+      if (member) session._apply(member, announce);
+      else announce();
     },
     refresh,
     config,
