@@ -53,8 +53,12 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
   expect(names).toEqual(GROUPS);
-  // The account's words come with its screens (src/widget/modal/locales/*-account-words.ts).
-  expect(groups.get([...groups.keys()].find((key) => key.includes('-account-'))!)!.some((name) => /-account-words-/.test(name))).toBe(true);
+  // The account's words, and protected content's, come with their screens (src/widget/modal/locales/*-<group>-words.ts).
+  for (const group of ['account', 'content']) {
+    const screens = groups.get([...groups.keys()].find((key) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(key))!)!;
+    expect(screens.some((name) => name.includes(`-${group}-words-`)), group).toBe(true);
+  }
+  expect(base.filter((name) => name.includes('-words-'))).toEqual([]);
   for (const [group, files] of groups) {
     expect(files).toContain(group.split(' > ').at(-1));
     for (const name of files) {

@@ -1,9 +1,9 @@
 /**
- * The account's words are downloaded with the account's screens (src/widget/modal/locales/
- * *-account-words.ts, merged into `t` by screen-chunks.ts before one of those screens draws):
- * any other module that read one would show nothing where the word belongs until the account
- * had been opened. Read from the sources: every `t.<word>` outside the account's screens is a
- * word the base holds.
+ * The account's words and protected content's are downloaded with their screens (src/widget/
+ * modal/locales/*-account-words.ts and *-content-words.ts, merged into `t` by screen-chunks.ts
+ * before one of those screens draws): any other module that read one would show nothing where
+ * the word belongs until that group had been opened. Read from the sources: every `t.<word>`
+ * outside a group's screens is a word the base holds.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,29 +11,53 @@ import { expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
 import { deAccount } from '../../src/widget/modal/locales/de-account-words';
 import { deBase } from '../../src/widget/modal/locales/de-base';
+import { deContent } from '../../src/widget/modal/locales/de-content-words';
 import { enAccount } from '../../src/widget/modal/locales/en-account-words';
 import { enBase } from '../../src/widget/modal/locales/en-base';
+import { enContent } from '../../src/widget/modal/locales/en-content-words';
 
 const modal = join(repoRoot, 'src/widget/modal');
-/** The account group's screens: what chunks/account.ts re-exports from. */
-const accountScreens = [...readFileSync(join(modal, 'chunks/account.ts'), 'utf8').matchAll(/from '\.\.\/(screens\/[\w-]+)'/g)].map((m) => `${m[1]}.ts`);
+/** A group's screens: what chunks/<group>.ts re-exports from. */
+const screensOf = (group: string) => [...readFileSync(join(modal, `chunks/${group}.ts`), 'utf8').matchAll(/from '\.\.\/(screens\/[\w-]+)'/g)].map((m) => `${m[1]}.ts`);
 const sources = readdirSync(modal, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.startsWith('locales'));
-const wordsRead = (file: string) => new Set([...readFileSync(join(modal, file), 'utf8').matchAll(/\bt\.(\w+)/g)].map((m) => m[1]!));
+/** The words a module reads: `t.word`, and, in one that reads `t[key]`, the words its string literals name. */
+const wordsRead = (file: string) => {
+  const code = readFileSync(join(modal, file), 'utf8');
+  const byKey = /\bt\[\w+\]/.test(code) ? [...code.matchAll(/'(\w+)'/g)].map((m) => m[1]!) : [];
+  return new Set([...[...code.matchAll(/\bt\.(\w+)/g)].map((m) => m[1]!), ...byKey]);
+};
 
-test('the account group is its screens, and they read words of their own', () => {
-  expect(accountScreens).toContain('screens/account.ts');
-  expect(accountScreens.length).toBeGreaterThanOrEqual(4);
-  const read = new Set(accountScreens.flatMap((file) => [...wordsRead(file)]));
-  expect(Object.keys(enAccount).filter((word) => read.has(word))).toEqual(Object.keys(enAccount));
+/** Each group with words of its own: its screens, and its words in English and German. */
+const GROUPS = [
+  { group: 'account', screens: screensOf('account'), en: enAccount, de: deAccount, atLeast: 4 },
+  { group: 'content', screens: screensOf('content'), en: enContent, de: deContent, atLeast: 1 },
+];
+
+test.each(GROUPS)('the $group group is its screens, and they read every word of its own', ({ group, screens, en, atLeast }) => {
+  expect(screens).toContain(`screens/${group}.ts`);
+  expect(screens.length).toBeGreaterThanOrEqual(atLeast);
+  const read = new Set(screens.flatMap((file) => [...wordsRead(file)]));
+  expect(Object.keys(en).filter((word) => read.has(word))).toEqual(Object.keys(en));
 });
 
-test.each(sources.filter((file) => !accountScreens.includes(file)))('%s reads no word of the account’s', (file) => {
-  const accountWords = new Set(Object.keys(enAccount));
-  expect([...wordsRead(file)].filter((word) => accountWords.has(word))).toEqual([]);
-});
+for (const { group, screens, en } of GROUPS) {
+  test.each(sources.filter((file) => !screens.includes(file)))(`%s reads no word of the ${group} group’s`, (file) => {
+    const own = new Set(Object.keys(en));
+    expect([...wordsRead(file)].filter((word) => own.has(word))).toEqual([]);
+  });
+}
 
-test('each language splits its words the same way, and none is in both parts', () => {
-  expect(Object.keys(deAccount).sort()).toEqual(Object.keys(enAccount).sort());
+test('each language splits its words the same way, and none is in two parts', () => {
   expect(Object.keys(deBase).sort()).toEqual(Object.keys(enBase).sort());
-  expect(Object.keys(enBase).filter((word) => word in enAccount)).toEqual([]);
+  for (const { en, de } of GROUPS) {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+    expect(Object.keys(enBase).filter((word) => word in en)).toEqual([]);
+  }
+  expect(Object.keys(enAccount).filter((word) => word in enContent)).toEqual([]);
+});
+
+test('every word of the base is read by some screen (a word no screen reads is bytes every page downloads)', () => {
+  const read = new Set(sources.flatMap((file) => [...wordsRead(file)]));
+  // `t.errors[code]` reads the error words by the service's code (screen.ts's errorText).
+  expect(Object.keys(enBase).filter((word) => !read.has(word))).toEqual([]);
 });

@@ -3,4 +3,7 @@ import { modalEntryKey } from './host';
 import { deBase } from './locales/de-base';
 import { modalEntry } from './open';
 
-(window as unknown as Record<symbol, unknown>)[modalEntryKey('.de')] = modalEntry(deBase, { account: () => import('./locales/de-account-words').then((m) => m.deAccount) });
+(window as unknown as Record<symbol, unknown>)[modalEntryKey('.de')] = modalEntry(deBase, {
+  account: () => import('./locales/de-account-words').then((m) => m.deAccount),
+  content: () => import('./locales/de-content-words').then((m) => m.deContent),
+});

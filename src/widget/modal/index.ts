@@ -8,5 +8,8 @@ import { MODAL_ENTRY } from './host';
 import { enBase } from './locales/en-base';
 import { modalEntry } from './open';
 
-// The account's words come with its screens.
-(window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = modalEntry(enBase, { account: () => import('./locales/en-account-words').then((m) => m.enAccount) });
+// The account's words, and protected content's, come with their screens.
+(window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = modalEntry(enBase, {
+  account: () => import('./locales/en-account-words').then((m) => m.enAccount),
+  content: () => import('./locales/en-content-words').then((m) => m.enContent),
+});

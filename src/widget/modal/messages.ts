@@ -21,7 +21,6 @@ export interface Messages {
   noAccount: string;
   haveAccount: string;
   account: string;
-  name: string;
   loading: string;
   required: string;
   problem: string;
@@ -83,6 +82,10 @@ export interface Messages {
   refunded: string;
   /** An invoice row of a charge that failed: an attempt, not a second invoice. */
   attempt: (description: string) => string;
+  /** After a sign-up on a plan with no welcome page of the owner's: the reader stays on the page. */
+  joined: (plan: string) => string;
+  /** Its button, which closes the dialog. */
+  carryOn: string;
   /** Marks, in the plans, a plan the member has already. */
   yourPlan: string;
   /** The member menu's title and greeting. */
@@ -90,7 +93,6 @@ export interface Messages {
   signedInAs: (name: string) => string;
   /** Protected content. */
   open: string;
-  download: string;
   downloading: (name: string) => string;
   downloadAgain: string;
   contentFor: string;
@@ -146,10 +148,14 @@ export type AccountWord =
   | 'signedInAs'
   | 'updateCard';
 export type AccountWords = Pick<Messages, AccountWord>;
+/** The words only protected content's screen uses: downloaded with it (locales/*-content-words.ts). */
+export type ContentWord = 'open' | 'downloading' | 'downloadAgain' | 'contentFor' | 'contentClosed' | 'noContent';
+export type ContentWords = Pick<Messages, ContentWord>;
 /** The words a modal bundle holds from the start. */
-export type BaseWords = Omit<Messages, AccountWord>;
+export type BaseWords = Omit<Messages, AccountWord | ContentWord>;
 
 /** The words a bundle downloads with a group of screens, by group (the modal's entry gives them). */
 export interface WordLoaders {
   account(): Promise<AccountWords>;
+  content(): Promise<ContentWords>;
 }

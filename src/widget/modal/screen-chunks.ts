@@ -11,13 +11,14 @@
 import type { ContentViewingPreference } from '../../contract/member';
 import type { Screen, ScreenContext } from './screen';
 
-/** The account's screens, and their words (merged into `t` before one draws). */
-const account = (ctx: ScreenContext) =>
-  Promise.all([import('./chunks/account'), ctx.words?.account()]).then(([m, words]) => (Object.assign(ctx.t, words), m));
+/** A group's screens, and the group's own words when it has some (merged into `t` before one draws). */
+const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<object>) =>
+  Promise.all([screens, words]).then(([m, w]) => (Object.assign(ctx.t, w), m));
+const account = (ctx: ScreenContext) => withWords(ctx, import('./chunks/account'), ctx.words?.account());
 const join = () => import('./chunks/join');
 const links = () => import('./chunks/links');
 const signIn = () => import('./chunks/sign-in');
-const content = () => import('./chunks/content');
+const content = (ctx: ScreenContext) => withWords(ctx, import('./chunks/content'), ctx.words?.content());
 
 // Logging in.
 export const loginScreen = (next?: Screen): Screen => (ctx) => signIn().then((m) => m.loginScreen(next)(ctx));
@@ -43,7 +44,7 @@ export const paymentMethodScreen: Screen = (ctx) => import('./chunks/saved-card'
 
 // Protected content.
 export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>
-  content().then((m) => m.contentScreen(contentId, preference)(ctx));
+  content(ctx).then((m) => m.contentScreen(contentId, preference)(ctx));
 
 // The mailed links.
 export const signInLinkScreen = (token: string): Screen => (ctx) => links().then((m) => m.signInLinkScreen(token)(ctx));

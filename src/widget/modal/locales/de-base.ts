@@ -1,6 +1,6 @@
 import type { BaseWords } from '../messages';
 
-/** The screens' words in German but the account's (de-account-words.ts, downloaded with the account's screens): what widgets-modal.de.js holds. */
+/** The screens' words in German but the account's and protected content's (de-account-words.ts, de-content-words.ts, downloaded with their screens): what widgets-modal.de.js holds. */
 export const deBase: BaseWords = {
   close: 'Schließen',
   back: 'Zurück',
@@ -15,7 +15,6 @@ export const deBase: BaseWords = {
   registerFor: (plan) => `Erstellen Sie Ihr Konto, dann buchen Sie ${plan}.`,
   noAccount: 'Neu hier?',
   haveAccount: 'Schon Mitglied?',
-  name: 'Name',
   loading: 'Wird geladen …',
   required: 'Pflichtfeld',
   problem: 'Etwas ist schiefgelaufen',
@@ -47,15 +46,10 @@ export const deBase: BaseWords = {
   cardExpiry: 'Gültig bis (MM/JJ)',
   cardCvc: 'Prüfnummer',
   savedCard: (brand, last4) => `Zahlung mit Ihrer gespeicherten ${brand && `${brand}-`}Karte mit Endziffern ${last4}, oder geben Sie eine andere ein.`,
+  joined: (plan) => `Willkommen! Ihr Tarif „${plan}“ ist jetzt aktiv.`,
+  carryOn: 'Weiter',
   seePlans: 'Zu den Tarifen',
   yourPlan: 'Ihr Tarif',
-  open: 'Öffnen',
-  download: 'Herunterladen',
-  downloading: (name) => `Der Download von „${name}“ hat begonnen.`,
-  downloadAgain: 'Erneut herunterladen',
-  contentFor: 'Dieser Inhalt ist für Mitglieder dieser Tarife:',
-  contentClosed: 'Keiner der buchbaren Tarife enthält diesen Inhalt.',
-  noContent: 'Diesen Inhalt gibt es nicht.',
   forgotPassword: 'Passwort vergessen?',
   emailCode: 'Code per E-Mail senden',
   emailLink: 'Link per E-Mail senden',

@@ -1,9 +1,10 @@
 import type { Messages } from '../messages';
 import { deAccount } from './de-account-words';
 import { deBase } from './de-base';
+import { deContent } from './de-content-words';
 
 /**
  * Every word of the screens in German, for tests and tools (./index.ts). The bundle holds
- * de-base.ts and downloads de-account-words.ts with the account's screens (decision 0034).
+ * de-base.ts and downloads de-account-words.ts and de-content-words.ts with their screens (decision 0034).
  */
-export const de: Messages = { ...deBase, ...deAccount };
+export const de: Messages = { ...deBase, ...deAccount, ...deContent };

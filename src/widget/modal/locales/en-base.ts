@@ -1,6 +1,6 @@
 import type { BaseWords } from '../messages';
 
-/** The screens' words in English but the account's (en-account-words.ts, downloaded with the account's screens): what widgets-modal.js holds. */
+/** The screens' words in English but the account's and protected content's (en-account-words.ts, en-content-words.ts, downloaded with their screens): what widgets-modal.js holds. */
 export const enBase: BaseWords = {
   close: 'Close',
   back: 'Back',
@@ -15,7 +15,6 @@ export const enBase: BaseWords = {
   registerFor: (plan) => `Create your account, then sign up for ${plan}.`,
   noAccount: 'New here?',
   haveAccount: 'Already a member?',
-  name: 'Name',
   loading: 'Loading…',
   required: 'required',
   problem: 'Something went wrong',
@@ -47,15 +46,10 @@ export const enBase: BaseWords = {
   cardExpiry: 'Expiry (MM/YY)',
   cardCvc: 'Security code',
   savedCard: (brand, last4) => `Pay with your saved ${brand && `${brand} `}card ending ${last4}, or enter another one.`,
+  joined: (plan) => `Welcome! You are now a member of ${plan}.`,
+  carryOn: 'Continue',
   seePlans: 'See the plans',
   yourPlan: 'Your plan',
-  open: 'Open',
-  download: 'Download',
-  downloading: (name) => `Your download of “${name}” has started.`,
-  downloadAgain: 'Download again',
-  contentFor: 'This content is for members of these plans:',
-  contentClosed: 'None of the plans open to sign-up includes this content.',
-  noContent: 'This content does not exist.',
   forgotPassword: 'Forgot password?',
   emailCode: 'E-mail me a code',
   emailLink: 'E-mail me a link',

@@ -1,0 +1,11 @@
+import type { ContentWords } from '../messages';
+
+/** Protected content's words in English: a chunk of their own, downloaded with its screen (../screen-chunks.ts). */
+export const enContent: ContentWords = {
+  open: 'Open',
+  downloading: (name) => `Your download of “${name}” has started.`,
+  downloadAgain: 'Download again',
+  contentFor: 'This content is for members of these plans:',
+  contentClosed: 'None of the plans open to sign-up includes this content.',
+  noContent: 'This content does not exist.',
+};
