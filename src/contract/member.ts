@@ -415,6 +415,8 @@ export interface PlanOffer {
   billingPeriodEnd?: string;
   /** Subscriptions billed on a fixed day: `day`, and `month` for yearly ones. */
   billingDate?: { day: number; month?: number };
+  /** The page the owner named for new members of the plan; absent, a new member stays on the page they joined from. */
+  welcomeUrl?: string;
 }
 
 /** POST /memberships: a plan sign-up. A card is needed on paid plans unless one is saved. */

@@ -26,7 +26,10 @@ forEachStore((fresh) => {
       description: '<p>Join the community: the newsletter and the <strong>public</strong> library.</p>',
       type: 'free',
       dueNow: { subTotalCents: 0, taxCents: 0, grandTotalCents: 0 },
+      welcomeUrl: 'https://demo.localhost/welcome',
     });
+    // A plan with no welcome page of the owner's names none: a new member stays where they are.
+    expect(offers.filter((p) => 'welcomeUrl' in p).map((p) => p.publicId)).toEqual(['community']);
     expect(lifetime).toMatchObject({ currency: 'usd', dueNow: { subTotalCents: 19900, taxCents: 0, grandTotalCents: 19900 } });
     expect(lifetime).not.toHaveProperty('recurring');
     expect(course).toMatchObject({

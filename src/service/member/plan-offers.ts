@@ -36,6 +36,7 @@ export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
     ...(quote.expiresAt !== undefined && { expiresAt: iso(quote.expiresAt) }),
     ...(quote.billingPeriodEnd !== undefined && { billingPeriodEnd: iso(quote.billingPeriodEnd) }),
     ...(quote.billingDate && { billingDate: quote.billingDate }),
+    ...(plan.welcomeUrl !== undefined && { welcomeUrl: plan.welcomeUrl }),
   };
 }
 

@@ -32,6 +32,9 @@ async function register(h: Harness, email = newEmail()): Promise<string> {
   return email;
 }
 
+/** Waits for the words a sign-up on a plan with no welcome page ends on: the reader stays on the page. */
+const joined = (plan: string) => waitFor(() => expect(modal().root.querySelector('.notice')?.textContent).toBe(`Welcome! You are now a member of ${plan}.`));
+
 /** The membership publicPlanIds in the last Service.member.info. */
 const lastInfoPlans = (events: ReturnType<typeof recordEvents>) => {
   const infos = events.of('Service.member.info') as { memberInfo: MemberInfo }[];
@@ -100,6 +103,12 @@ test('free plan: no card fields; Sign up sends Service.conversion, then member.i
   const h = await svcopen('/member/plans/community', GRACE);
   const navigation = catchNavigation();
   const events = recordEvents();
+  // Spec 2.7: MemberInfo is the member's state at the moment of the event, the plan just bought included.
+  const heldInListener: string[][] = [];
+  document.addEventListener('Service.conversion', () => {
+    const info = h.service.getMemberInfo();
+    heldInListener.push(info.isLoggedIn ? info.memberInfo.memberships.map((m) => m.publicPlanId).sort() : []);
+  }, { once: true });
   const m = await waitForScreen('Community');
   expect(m.root.querySelector('.price')!.textContent).toBe('Free');
   expect(m.root.querySelectorAll('input, select, textarea')).toHaveLength(0);
@@ -120,6 +129,7 @@ test('free plan: no card fields; Sign up sends Service.conversion, then member.i
   expect(detail.member.processorCustomerId).toEqual(expect.any(String));
   expect(detail.member.processorCustomerId).not.toBe('');
   expect(lastInfoPlans(events)).toEqual(['community']);
+  expect(heldInListener).toEqual([['community']]);
   expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true });
   expect(h.requests('POST', '/memberships')).toBe(1);
 });
@@ -143,16 +153,24 @@ test('paid plan: "Due now: $199.00", labelled card fields; 4242… pays and the 
 
   fillCard(CARD_OK);
   m.form().requestSubmit();
-  await waitFor(() => expect(hosts()).toHaveLength(0));
+  // Lifetime has no welcome page in the fixture: the reader stays on the page, the dialog saying it worked.
+  await waitFor(() => expect(modal().root.querySelector('.notice')).not.toBeNull());
+  const done = modal();
+  expect(done.title).toBe('Lifetime');
+  expect(done.q.getByRole('status').textContent).toBe('Welcome! You are now a member of Lifetime.');
+  expect(done.root.querySelector('form')).toBeNull();
+  expect(done.root.activeElement).toBe(done.button('Continue'));
   expect(events.names()).toEqual(['Service.conversion', 'Service.member.info']);
   const detail = events.of('Service.conversion')[0] as ConversionDetail;
   expect(detail.order).toMatchObject({ currency: 'usd', grandTotalCents: 19900, grandTotal: 199 });
   expect(detail.membership).toMatchObject({ publicPlanId: 'lifetime', status: 'active' });
   expect(detail.member.processorCustomerId).toEqual(expect.any(String));
   expect(lastInfoPlans(events)).toEqual(['lifetime']);
-  // Lifetime has no welcome URL in the fixture: the service's default one.
-  expect(navigation.urls).toEqual([detail.membership.welcomeUrl]);
+  expect(navigation.urls).toEqual([]);
   expect(h.requests('POST', '/memberships')).toBe(1);
+  done.button('Continue').click();
+  await waitFor(() => expect(hosts()).toHaveLength(0));
+  expect(navigation.urls).toEqual([]);
 });
 
 test('paid plan, declined card 4000 0000 0000 0002: the words in the form, no conversion, no membership', async () => {
@@ -184,7 +202,7 @@ test('paid plan: declined, then another card (4242…) in the same form succeeds
   await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
   fillCard(CARD_OK);
   m.form().requestSubmit();
-  await waitFor(() => expect(hosts()).toHaveLength(0));
+  await joined('Lifetime');
   expect(events.names()).toEqual(['Service.conversion', 'Service.member.info']);
 });
 
@@ -239,7 +257,8 @@ test('memberships (Ada): Community and Monthly with their dates as badges; "Canc
   // Asked first, in the card: what it means, and the two answers; "Keep it" changes nothing.
   m.button('Cancel: Monthly').click();
   expect(modal().q.getByRole('alert').textContent).toBe(`Cancel Monthly? You keep access until ${enDate(monthly.billingPeriodEnd!)}, and nothing more is charged.`);
-  expect(modal().root.activeElement).toBe(modal().button('Yes, cancel it'));
+  // The safe choice is the one focused (issue 29): Enter pressed once too often keeps the plan.
+  expect(modal().root.activeElement).toBe(modal().button('Keep it'));
   modal().button('Keep it').click();
   expect(modal().q.queryByRole('button', { name: 'Yes, cancel it' })).toBeNull();
   expect(h.requests('POST', `/memberships/${monthly.id}/cancel`)).toBe(0);
@@ -251,6 +270,9 @@ test('memberships (Ada): Community and Monthly with their dates as badges; "Canc
   expect(h.requests('POST', `/memberships/${monthly.id}/cancel`)).toBe(1);
   const after = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
   expect(after.cancelsOn).toBeDefined();
+  // Nothing more is due: no date of a next charge (spec 2.7), the end date instead.
+  expect(after.billingPeriodEnd).toBeUndefined();
+  expect(after.cancelsOn).toBe(monthly.billingPeriodEnd);
   expect(items()[1]).toBe(`Monthly Ends on ${enDate(after.cancelsOn!)}`);
   expect(modal().root.querySelector('li .badge.warn')!.textContent).toBe(`Ends on ${enDate(after.cancelsOn!)}`);
   expect(modal().q.queryByRole('button', { name: /Cancel/ })).toBeNull();
@@ -316,13 +338,15 @@ test('invoices with none: "No invoices yet."', async () => {
   expect(dialogText()).toContain('No invoices yet.');
 });
 
-/** Grace signs up for Lifetime with the test card that pays; the dialog closes. */
+/** Grace signs up for Lifetime with the test card that pays; Continue closes the dialog. */
 async function paidLifetime() {
   const h = await svcopen('/member/plans/lifetime', GRACE);
   catchNavigation();
   await waitForScreen('Lifetime');
   fillCard(CARD_OK);
   modal().form().requestSubmit();
+  await joined('Lifetime');
+  modal().button('Continue').click();
   await waitFor(() => expect(hosts()).toHaveLength(0));
   return h;
 }
@@ -353,7 +377,7 @@ test('invoices: a declined attempt beside the paid invoice reads as an attempt, 
   await waitFor(() => expect(m.alert()).toMatch(/declined/));
   fillCard(CARD_OK);
   m.form().requestSubmit();
-  await waitFor(() => expect(hosts()).toHaveLength(0));
+  await joined('Lifetime');
   history.replaceState(null, '', `/?svcopen=${encodeURIComponent('/member/invoices')}`);
   h.start();
   const list = await waitForScreen('Invoices');

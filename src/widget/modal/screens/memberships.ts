@@ -41,8 +41,10 @@ export const membershipsScreen: Screen = forMember((ctx, member) => {
               actions.prepend(el(doc, 'p', { role: 'alert', class: 'field-error' }, errorText(t, error).message));
             });
         });
-        actions.replaceChildren(el(doc, 'p', { role: 'alert' }, t.cancelAsk(m.name, date(m.billingPeriodEnd!, config.locale))), yes, button(t.keep, '', offerCancel));
-        yes.focus();
+        // The safe choice has the focus: Enter pressed once too often keeps the plan.
+        const keep = button(t.keep, '', offerCancel);
+        actions.replaceChildren(el(doc, 'p', { role: 'alert' }, t.cancelAsk(m.name, date(m.billingPeriodEnd!, config.locale))), yes, keep);
+        keep.focus();
       };
       if (cancellable) offerCancel();
       // A failed renewal or instalment is retried; a new card is tried at once.

@@ -9,7 +9,8 @@ import { actionForm, valueOf } from './form';
  * One plan's sign-up, as a card: the plan (price and interval, trial, instalments, billing date,
  * expiry, its description), an order summary (fee, tax, due now, what follows), then the card
  * when something is due or will be, and POST /memberships. Success sends `Service.conversion`
- * and goes to the plan's welcome page. A member on the plan already goes to its content (spec 4.1).
+ * and goes to the plan's welcome page, when the owner named one; else the dialog says it worked, the reader
+ * staying on the page. A member on the plan already goes to its content (spec 4.1).
  * On a Stripe site the card is Stripe's field (./stripe-card.ts) and only the payment method it
  * made is sent; a payment the bank wants confirmed (202) is confirmed in Stripe's window (on the
  * test processor, its stand-in: ./card-fields.ts's authorize), then POST /memberships/confirm, where the
@@ -46,7 +47,11 @@ export function planSignupScreen(publicId: string): Screen {
         detail = await host.call<ConversionDetail>('POST', '/memberships/confirm', { intentId: asked.intentId });
       }
       await host.converted(detail);
-      ctx.go(detail.membership.welcomeUrl);
+      // The owner's welcome page when the plan names one; else the reader stays on this page, told it worked.
+      if (offer.welcomeUrl) return ctx.go(offer.welcomeUrl);
+      const done = el(doc, 'button', { type: 'button', class: 'primary' }, t.carryOn);
+      done.onclick = ctx.close;
+      render(ctx, offer.name, el(doc, 'p', { class: 'notice', role: 'status' }, t.joined(offer.name)), done);
     });
     const row = (label: string, cents: number, cls = 'row') => el(doc, 'p', { class: cls }, el(doc, 'span', {}, `${label}: `), money(cents, currency!, locale));
     const summary = currency
