@@ -176,6 +176,50 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
   }
 });
 
+browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; Choose: Monthly; the account and the card in one form, one click: registered, paid, at the welcome page', async () => {
+  const context = await browser!.newContext();
+  const withCard: string[] = [];
+  context.on('request', (request) => {
+    if (request.url().startsWith(service!.url) && /4242\s*4242\s*4242\s*4242/.test(request.postData() ?? '')) withCard.push(new URL(request.url()).pathname);
+  });
+  try {
+    await recordEventsIn(context);
+    const welcomes: string[] = [];
+    await context.route(`${WELCOME_URL}*`, (route) => {
+      welcomes.push(route.request().url());
+      return route.fulfill({ status: 204 });
+    });
+    const page = await openAt(context, '/member/plans/all');
+    const plans = dialogOf(page.page, 'Plans');
+    await plans.waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await plans.locator('li .price').allTextContents()).toEqual(['$12.00 / month']);
+    await plans.getByRole('button', { name: 'Choose: Monthly', exact: true }).click();
+    const plan = dialogOf(page.page, 'Monthly');
+    await plan.waitFor({ state: 'visible', timeout: 5_000 });
+    const email = uniqueEmail('one-step');
+    await plan.getByLabel('First name').fill('Annie');
+    await plan.getByLabel('Last name').fill('Easley');
+    await plan.getByLabel('E-mail').fill(email);
+    await plan.getByLabel('Password').fill('centaur-upper-stage');
+    await plan.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await plan.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await plan.getByLabel('Security code').fill('123');
+    await plan.getByRole('button', { name: 'Sign up', exact: true }).click();
+    const detail = (await page.waitForEvent('Service.conversion')).detail as ConversionDetail;
+    expect(detail.member.email).toBe(email);
+    expect(detail.membership).toMatchObject({ publicPlanId: planPublicId, status: 'active' });
+    expect(withCard).toEqual(['/member/v1/sites/shop/test-payment-methods']);
+    const types = await page.eventTypes();
+    expect(types.slice(types.indexOf('Service.member.registration'))).toEqual(['Service.member.registration', 'Service.member.info', 'Service.conversion', 'Service.member.info']);
+    await expect.poll(() => welcomes, { timeout: 5_000 }).toEqual([WELCOME_URL]);
+    // The service agrees: the member it made has the plan.
+    const me = await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo);
+    expect([me.email, me.memberships.map((m) => m.publicPlanId)]).toEqual([email, [planPublicId]]);
+  } finally {
+    await context.close();
+  }
+});
+
 browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge fails) show the words in the form, no conversion, no membership; only the charge is an invoice', async () => {
   const context = await browser!.newContext();
   try {

@@ -86,7 +86,9 @@ type Outcome =
  *   the browser fetches `url`;
  * - `choices`: the alert "This content is for members of these plans:" and one "Choose: <plan>"
  *   button per plan;
- * - `alert`: an alert with that text.
+ * - `alert`: an alert with that text;
+ * - `account`: a plan's sign-up for a visitor: the account's fields (e-mail, password) in the
+ *   sign-up's form, one submit button, and "Log in" for a member.
  */
 type Shown =
   | { plans: string[] }
@@ -94,7 +96,8 @@ type Shown =
   | { player: 'video' | 'audio'; src: string }
   | { download: string }
   | { choices: string[] }
-  | { alert: string };
+  | { alert: string }
+  | { account: true };
 
 interface Row {
   /** `{monthly}` and `{community}` stand for those plans' public ids, `{article}`, `{video}`, `{file}` and `{monthlyOnly}` for those items' ids. */
@@ -108,6 +111,7 @@ const LOG_IN = 'Log in';
 const REGISTER = 'Create an account';
 const ACCOUNT = 'Your account';
 const PLANS = 'Plans';
+const WITH_ACCOUNT: Shown = { account: true };
 /** The public plans (not Insiders), as the plans screen lists them. */
 const PUBLIC_PLANS: Shown = { plans: ['Community', 'Monthly'] };
 
@@ -130,17 +134,19 @@ const ROWS: Row[] = [
   { path: '/member/sign_up', loggedIn: true, expect: { kind: 'opens', dialog: ACCOUNT } },
   { path: '/member/sign_up/{monthly}', loggedIn: true, expect: { kind: 'opens', dialog: ACCOUNT } },
   // Plan sign-up: offers the plan; already on it, the browser goes to its content URL; with no
-  // plan, the after-registration action runs (the plans). Logged out: register first.
+  // plan, the after-registration action runs (the plans). Logged out: the plan's screen, where
+  // the account is made in the same form as the sign-up (register first, in one step: issue 29).
+  // No plan named, logged out: register first.
   { path: '/member/plans/{monthly}', loggedIn: true, expect: { kind: 'opens', dialog: 'Monthly' } },
   { path: '/member/plans/{community}', loggedIn: true, expect: { kind: 'goesTo', url: CONTENT_URL } },
   { path: '/member/plans', loggedIn: true, expect: { kind: 'opens', dialog: PLANS, shows: PUBLIC_PLANS } },
-  { path: '/member/plans/{monthly}', loggedIn: false, expect: { kind: 'registers', then: 'Monthly' } },
-  { path: '/member/plans/{community}', loggedIn: false, expect: { kind: 'registers', then: 'Community' } },
+  { path: '/member/plans/{monthly}', loggedIn: false, expect: { kind: 'opens', dialog: 'Monthly', shows: WITH_ACCOUNT } },
+  { path: '/member/plans/{community}', loggedIn: false, expect: { kind: 'opens', dialog: 'Community', shows: WITH_ACCOUNT } },
   // Logged out with no plan: register first, then what a logged-in /member/plans does (the action).
   { path: '/member/plans', loggedIn: false, expect: { kind: 'registers', then: PLANS, shows: PUBLIC_PLANS } },
-  // All plans: any public plan (not Insiders). Logged out: register first.
+  // All plans: any public plan (not Insiders), logged out too: the visitor chooses first.
   { path: '/member/plans/all', loggedIn: true, expect: { kind: 'opens', dialog: PLANS, shows: PUBLIC_PLANS } },
-  { path: '/member/plans/all', loggedIn: false, expect: { kind: 'registers', then: PLANS, shows: PUBLIC_PLANS } },
+  { path: '/member/plans/all', loggedIn: false, expect: { kind: 'opens', dialog: PLANS, shows: PUBLIC_PLANS } },
   // The member's own screens. Logged out: log in first.
   { path: '/member/account', loggedIn: true, expect: { kind: 'opens', dialog: ACCOUNT } },
   { path: '/member/account', loggedIn: false, expect: { kind: 'logInFirst', then: ACCOUNT } },
@@ -343,6 +349,11 @@ async function expectShown(page: WidgetPage, dialog: string, shown: Shown, visit
     expect(await box.getByRole('status').textContent()).toBe(`Your download of “${dialog}” has started.`);
     expect(await box.getByRole('link', { name: 'Download again', exact: true }).getAttribute('href')).toBe(shown.download);
     await expect.poll(() => visits.slice(visitsBefore), { timeout: 5_000 }).toEqual([shown.download]);
+  } else if ('account' in shown) {
+    const form = box.locator('form');
+    for (const label of ['E-mail', 'Password']) expect(await form.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    expect(await form.locator('[type=submit]').count()).toBe(1);
+    expect(await box.getByRole('button', { name: 'Log in', exact: true }).count()).toBe(1);
   } else if ('choices' in shown) {
     expect(await box.getByRole('alert').textContent()).toBe('This content is for members of these plans:');
     expect(await box.getByRole('button', { name: /^Choose: / }).allTextContents()).toEqual(shown.choices.map((plan) => `Choose: ${plan}`));
@@ -645,5 +656,6 @@ function shownText(shown: Shown): string {
   if ('player' in shown) return `a ${shown.player} player`;
   if ('download' in shown) return `downloads ${shown.download}`;
   if ('choices' in shown) return `choose ${shown.choices.join(', ')}`;
+  if ('account' in shown) return 'with the account\'s fields';
   return `alert "${shown.alert}"`;
 }

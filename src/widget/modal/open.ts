@@ -96,12 +96,12 @@ export function screenFor(route: Route, loggedIn: boolean, config: SiteConfig): 
       const next = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
       return loggedIn ? home : registerScreen(next, planPublicId);
     }
+    // The plans before the account: a visitor chooses first, then makes the account on the
+    // plan's own screen, in the same step as the sign-up (spec 4.1's "register first").
     case 'allPlans':
-      return loggedIn ? plansScreen : registerScreen(plansScreen);
-    case 'planSignUp': {
-      const target = planPublicId ? planSignupScreen(planPublicId) : afterRegistrationScreen;
-      return loggedIn ? target : registerScreen(target, planPublicId);
-    }
+      return plansScreen;
+    case 'planSignUp':
+      return planPublicId ? planSignupScreen(planPublicId) : loggedIn ? afterRegistrationScreen : registerScreen(afterRegistrationScreen);
     // These screens ask for a login themselves (forMember: "log in first", then back to them).
     case 'account':
       return accountScreen;

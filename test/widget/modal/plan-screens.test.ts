@@ -89,11 +89,112 @@ test('plans/all: "Choose: Lifetime" opens that plan\'s sign-up in the same dialo
   expect(s.root.querySelector('.due')!.textContent).toBe('Due now: $199.00');
 });
 
-test('plans/all, logged out: register first, then the plans', async () => {
+test('plans/all, logged out: the plans with their prices first, and "Already a member? Log in", which comes back to them marked', async () => {
   const h = await svcopen('/member/plans/all');
-  await register(h);
   const m = await waitForScreen('Plans');
-  expect(m.root.querySelectorAll('ul.plans > li')).toHaveLength(4);
+  expect([...m.root.querySelectorAll('ul.plans > li h3')].map((h3) => h3.textContent)).toEqual(['Community', 'Lifetime', 'Course in three payments', 'Monthly']);
+  expect([...m.root.querySelectorAll('ul.plans > li .price')].map((p) => p.textContent)).toEqual(['Free', '$199.00 once', '$60.00 / month', '$12.00 / month']);
+  expect(m.root.querySelector('.badge')).toBeNull();
+  expect(h.requests('POST', '/members')).toBe(0);
+  m.button('Log in').click();
+  const login = await waitForScreen('Log in');
+  fill(login.control('email'), ADA.email);
+  fill(login.control('password'), ADA.password);
+  login.form().requestSubmit();
+  const again = await waitForScreen('Plans');
+  await waitFor(() => expect([...again.root.querySelectorAll('ul.plans > li')].filter((li) => li.querySelector('.badge.ok')).map((li) => li.querySelector('h3')!.textContent)).toEqual(['Community', 'Monthly']));
+  expect(again.q.queryByRole('button', { name: 'Log in' })).toBeNull();
+});
+
+// ---------------------------------------------------------------------------------------------
+// A visitor's sign-up in one step: the account and the plan on the plan's screen
+
+/** Fills the account's fields of the plan's screen (the demo site's custom questions included). */
+function fillAccount(h: Harness, email: string): void {
+  const m = modal();
+  const ids = h.mock.sites[0]!.fieldIds;
+  fill(m.control('firstName'), 'Katherine');
+  fill(m.control('lastName'), 'Johnson');
+  fill(m.control('email'), email);
+  fill(m.control('password'), 'orbital-mechanics');
+  choose(m.control<HTMLSelectElement>(`customFields.${ids.role}`), 'other');
+  m.control(`customFields.${ids.terms}`).checked = true;
+}
+
+test('logged out, plans/all → Choose: Monthly: the account and the card on the plan\'s screen, one button: registered, signed up, paid', async () => {
+  const h = await svcopen('/member/plans/all');
+  const events = recordEvents();
+  catchNavigation();
+  (await waitForScreen('Plans')).button('Choose: Monthly').click();
+  const m = await waitForScreen('Monthly');
+  expect(m.root.querySelector('.due')!.textContent).toBe('Due now: $12.00');
+  // The account first, then the card, in one form with one button; the first field has the focus.
+  const names = [...m.form().querySelectorAll('input, select')].map((c) => (c as HTMLInputElement).name);
+  expect(names.slice(0, 4)).toEqual(['firstName', 'lastName', 'email', 'password']);
+  expect(names.slice(-3)).toEqual(['cardNumber', 'cardExpiry', 'cardCvc']);
+  expect(m.form().querySelectorAll('[type=submit]')).toHaveLength(1);
+  expect(m.root.activeElement).toBe(m.control('firstName'));
+  expectAllLabelled(m.root);
+  expect(m.q.getByRole('button', { name: 'Log in' })).toBeDefined();
+  const email = newEmail();
+  fillAccount(h, email);
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await joined('Monthly');
+  expect(events.names()).toEqual(['Service.member.registration', 'Service.member.info', 'Service.conversion', 'Service.member.info']);
+  const info = h.service.getMemberInfo();
+  expect(info.isLoggedIn && info.memberInfo.email).toBe(email);
+  expect(lastInfoPlans(events)).toEqual(['monthly']);
+  expect([h.requests('POST', '/members'), h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([1, 1, 1]);
+});
+
+test('logged out, the free plan: the account alone, one button (no "Create account", then "Sign up")', async () => {
+  const h = await svcopen('/member/plans/community');
+  const events = recordEvents();
+  catchNavigation();
+  const m = await waitForScreen('Community');
+  expect(m.root.querySelector('[name=cardNumber]')).toBeNull();
+  fillAccount(h, newEmail());
+  m.form().requestSubmit();
+  await waitFor(() => expect(events.names()).toContain('Service.conversion'));
+  expect(lastInfoPlans(events)).toEqual(['community']);
+  expect([h.requests('POST', '/members'), h.requests('POST', '/memberships')]).toEqual([1, 1]);
+});
+
+test('logged out, an e-mail with an account already: said in the form; no card taken, no membership', async () => {
+  const h = await svcopen('/member/plans/lifetime');
+  const events = recordEvents();
+  const m = await waitForScreen('Lifetime');
+  fillAccount(h, GRACE.email);
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toBe('There is an account with this e-mail already. Log in instead.'));
+  expect(m.button('Sign up').disabled).toBe(false);
+  expect(events.names()).toEqual([]);
+  expect([h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([0, 0]);
+  expect(h.service.getMemberInfo()).toEqual({ isLoggedIn: false });
+});
+
+test('logged out, a card declined after the account is made: the account fields go, the card is tried again, no second account', async () => {
+  const h = await svcopen('/member/plans/lifetime');
+  const events = recordEvents();
+  catchNavigation();
+  const m = await waitForScreen('Lifetime');
+  const email = newEmail();
+  fillAccount(h, email);
+  fillCard(CARD_DECLINED);
+  m.form().requestSubmit();
+  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  // Logged in now, with no plan; the form keeps the card only.
+  expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { email, memberships: [] } });
+  expect(m.form().querySelector('[name=email]')).toBeNull();
+  expect(m.q.queryByRole('button', { name: 'Log in' })).toBeNull();
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await joined('Lifetime');
+  expect(events.names()).toEqual(['Service.member.registration', 'Service.member.info', 'Service.conversion', 'Service.member.info']);
+  // The declined card was refused as it was saved (docs/test-cards.md): one account, two cards, one sign-up.
+  expect([h.requests('POST', '/members'), h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([1, 2, 1]);
 });
 
 // ---------------------------------------------------------------------------------------------

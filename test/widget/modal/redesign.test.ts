@@ -272,8 +272,8 @@ test('a free plan has no order summary', async () => {
 // ---------------------------------------------------------------------------------------------
 // 3. Registration names the plan
 
-test.each(['/member/sign_up/monthly', '/member/plans/monthly'])('%s, logged out: "Create an account" names the plan that follows', async (path) => {
-  await svcopen(path);
+test('/member/sign_up/monthly, logged out: "Create an account" names the plan that follows', async () => {
+  await svcopen('/member/sign_up/monthly');
   const m = await waitForScreen('Create an account');
   await waitFor(() => expect(dialogText()).toContain('Create your account, then sign up for Monthly ($12.00 / month).'));
   const intro = [...m.root.querySelectorAll('p')].filter((p) => p.textContent === 'Create your account, then sign up for Monthly ($12.00 / month).');

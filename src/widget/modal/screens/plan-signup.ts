@@ -4,6 +4,7 @@ import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { actionForm, valueOf } from './form';
+import { accountFields, haveAccount, registerFrom } from './register';
 
 /**
  * One plan's sign-up, as a card: the plan (price and interval, trial, instalments, billing date,
@@ -21,18 +22,29 @@ export function planSignupScreen(publicId: string): Screen {
     const { doc, t, config, host } = ctx;
     const { locale } = config;
     const offer = await host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(publicId)}`);
-    const mine = host.member()?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
+    const member = host.member();
+    const mine = member?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
     if (mine) return ctx.go(mine.contentUrl);
     const { currency, dueNow, recurring } = offer;
     // No saved card is an answer (204, null), not a failure.
-    const saved = currency ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
+    const saved = currency && member ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
+    // A visitor makes the account in the same form, above the card: one step (spec 4.1's
+    // "register first": the account is made before the plan is signed up for).
+    const account = member ? [] : accountFields(ctx);
+    const login = member ? null : haveAccount(ctx, planSignupScreen(publicId));
     const payments = currency ? config.payments : undefined;
     // Beside a saved card, Stripe's field may be left empty: the saved card pays.
     const stripe = payments ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents }, !!saved)) : undefined;
     // The test processor's own card fields: a chunk a Stripe site never downloads.
     const testCards = payments || !currency ? undefined : await import('./card-fields');
     const card = stripe ? [stripe.field] : testCards ? testCards.cardFields(ctx, !saved) : [];
-    const form = actionForm(ctx, t.signUp, currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [], async (f) => {
+    const form = actionForm(ctx, t.signUp, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [])], async (f) => {
+      if (!host.member()) {
+        // Not logged in after all (a mailed code first): the code's screen is drawn, then this one.
+        if (!(await registerFrom(ctx, f, planSignupScreen(publicId)))) return;
+        // The account is made: a card refused next is tried again without making it twice.
+        for (const node of [...account, login]) node?.remove();
+      }
       const number = valueOf(f, 'cardNumber');
       // Only a payment method goes to the service: Stripe's, or the test processor's endpoint's.
       const paymentMethodId = stripe ? await stripe.paymentMethod() : number ? await testCards!.testPaymentMethod(ctx, f) : undefined;
@@ -69,6 +81,7 @@ export function planSignupScreen(publicId: string): Screen {
       ...[offer.description, offer.taxDescription].filter((html): html is string => !!html).map((html) => el(doc, 'div', { class: 'rich' }, richText(doc, html))),
       summary,
       form,
+      login,
     );
   };
 }

@@ -4,9 +4,11 @@ import { richText } from '../rich-text';
 import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { planChoice } from './menu-links';
+import { haveAccount } from './register';
 
 /**
- * Every public plan (GET /plans), each with a button to its sign-up. A site with none says so,
+ * Every public plan (GET /plans), each with a button to its sign-up, logged in or not (a visitor
+ * makes the account on the plan's screen, ./plan-signup.ts). A site with none says so,
  * unless `none` is given: then that runs instead (after registration, open.ts).
  */
 export async function plansScreen(ctx: ScreenContext, none?: () => void): Promise<void> {
@@ -27,5 +29,6 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
       planChoice(ctx, offer, plansScreen),
     ),
   );
-  render(ctx, t.plans, items.length ? el(doc, 'ul', { class: 'plans cards' }, ...items) : el(doc, 'p', {}, t.noPlans));
+  // A visitor chooses first; one with an account logs in, then sees which plans are theirs.
+  render(ctx, t.plans, items.length ? el(doc, 'ul', { class: 'plans cards' }, ...items) : el(doc, 'p', {}, t.noPlans), ctx.host.member() ? null : haveAccount(ctx, (c) => plansScreen(c)));
 }

@@ -18,34 +18,44 @@ export function registerScreen(next?: Screen, plan?: string): Screen {
     const { doc, t, config } = ctx;
     const intro = el(doc, 'p', { class: 'muted' });
     if (plan) void ctx.host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(plan)}`).then((offer) => (intro.textContent = t.registerFor(`${offer.name} (${price(offer, t, config.locale)})`)), () => undefined);
-    const custom = config.signupFields.map((field) => customField(ctx, field));
-    const form = actionForm(
-      ctx,
-      t.createAccount,
-      [
-        labelled(doc, t.firstName, input(doc, 'firstName', 'text', { autocomplete: 'given-name' })),
-        labelled(doc, t.lastName, input(doc, 'lastName', 'text', { autocomplete: 'family-name' })),
-        labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
-        labelled(doc, t.password, input(doc, 'password', 'password', { autocomplete: 'new-password', required: '', minlength: '8' })),
-        ...custom,
-      ],
-      async (f) => {
-        const customFields: Record<string, SignupFieldValue> = {};
-        for (const field of config.signupFields) {
-          const value = readCustom(f, field);
-          if (value !== undefined) customFields[field.id] = value;
-        }
-        const email = valueOf(f, 'email');
-        const password = valueOf(f, 'password');
-        // A site that wants the address confirmed first mails a code: that screen, then `next`.
-        // The password goes with the code, so the service knows the one who chose it is confirming.
-        await ctx.host
-          .register({ email, password, firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields })
-          // The code screen is logging in's (a chunk joining does not download until it is needed).
-          .then(() => proceed(ctx, next), (error: ServiceError) => import('./code').then((m) => m.confirmFirst(ctx, email, next, password)(error)));
-      },
-    );
-    render(ctx, t.register, plan ? intro : null, form, el(doc, 'p', {}, `${t.haveAccount} `, screenButton(ctx, t.logIn, () => ctx.screens.login(next))));
+    const form = actionForm(ctx, t.createAccount, accountFields(ctx), async (f) => void ((await registerFrom(ctx, f, next)) && proceed(ctx, next)));
+    render(ctx, t.register, plan ? intro : null, form, haveAccount(ctx, next));
   };
 }
 
+/** The account's fields: names, e-mail, a new password, and the site's own sign-up questions. */
+export function accountFields(ctx: ScreenContext): HTMLElement[] {
+  const { doc, t, config } = ctx;
+  return [
+    labelled(doc, t.firstName, input(doc, 'firstName', 'text', { autocomplete: 'given-name' })),
+    labelled(doc, t.lastName, input(doc, 'lastName', 'text', { autocomplete: 'family-name' })),
+    labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
+    labelled(doc, t.password, input(doc, 'password', 'password', { autocomplete: 'new-password', required: '', minlength: '8' })),
+    ...config.signupFields.map((field) => customField(ctx, field)),
+  ];
+}
+
+/**
+ * Creates the account from a form with accountFields; true once logged in. A site that wants the
+ * address confirmed first mails a code: that screen is shown (then `next`), and this is false.
+ * Anything else the service refuses rejects, for the form to show next to its field.
+ */
+export async function registerFrom(ctx: ScreenContext, f: HTMLFormElement, next?: Screen): Promise<boolean> {
+  const customFields: Record<string, SignupFieldValue> = {};
+  for (const field of ctx.config.signupFields) {
+    const value = readCustom(f, field);
+    if (value !== undefined) customFields[field.id] = value;
+  }
+  const email = valueOf(f, 'email');
+  const password = valueOf(f, 'password');
+  // The password goes with the code, so the service knows the one who chose it is confirming.
+  return ctx.host.register({ email, password, firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields }).then(
+    () => true,
+    // The code screen is logging in's (a chunk joining does not download until it is needed).
+    (error: ServiceError) => import('./code').then((m) => (m.confirmFirst(ctx, email, next, password)(error), false)),
+  );
+}
+
+/** "Already a member? Log in", then `next`. */
+export const haveAccount = (ctx: ScreenContext, next?: Screen): HTMLElement =>
+  el(ctx.doc, 'p', {}, `${ctx.t.haveAccount} `, screenButton(ctx, ctx.t.logIn, () => ctx.screens.login(next)));
