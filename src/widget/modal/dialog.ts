@@ -61,6 +61,8 @@ ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
 .avatar{flex:none;display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;background:var(--a);color:var(--on-a,#fff)}
 .cards>li,.summary{display:grid;gap:.5rem;margin-bottom:.75rem;padding:1rem;border:1px solid var(--d);border-radius:var(--r)}
 .price{font-size:1.25rem;font-weight:700}
+.plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans .badge{align-self:start}.plans button{margin-top:auto}
+@media (min-width:480px){dialog:has(.plans>li+li){width:min(44rem,calc(100vw - 1rem))}dialog:has(.plans>li+li+li){width:min(60rem,calc(100vw - 1rem))}}
 .row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
 .button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}

@@ -93,9 +93,9 @@ const SCREENS: ScreenCase[] = [
   // Logged out.
   { slug: 'log-in', path: '/member/sign_in', loggedIn: false, dialog: 'Log in' },
   { slug: 'register', path: '/member/sign_up', loggedIn: false, dialog: 'Create an account' },
-  // All plans and a plan's sign-up ask to register first (open.ts, screenFor).
-  { slug: 'plans', path: '/member/plans/all', loggedIn: false, dialog: 'Create an account' },
-  { slug: 'plan-sign-up', path: '/member/plans/{lifetime}', loggedIn: false, dialog: 'Create an account' },
+  // All plans show to a visitor; a plan's sign-up takes the account in the same form (open.ts, screenFor).
+  { slug: 'plans', path: '/member/plans/all', loggedIn: false, dialog: 'Plans' },
+  { slug: 'plan-sign-up', path: '/member/plans/{lifetime}', loggedIn: false, dialog: 'Lifetime' },
   // Protected content asks to log in first.
   { slug: 'content-no-access', path: '/content/{closed}', loggedIn: false, dialog: 'Log in' },
   // Logged in.

@@ -9,6 +9,7 @@ import { http, HttpResponse } from 'msw';
 import { waitFor } from '@testing-library/dom';
 import { expect, test } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../../src/contract/member';
+import { de } from '../../../src/widget/modal/locales/de';
 import { ADA, GRACE, recordEvents, settle, type Harness } from '../support';
 import { CARD_DECLINED, CARD_OK, catchNavigation, dialogText, enDate, fillCard, onOtherSite } from './plan-support';
 import { adaMonthlyFailed, choose, expectAllLabelled, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
@@ -513,6 +514,9 @@ test('plans/all marks the plans the member has already', async () => {
   const active = ada.memberInfo.memberships.filter((x) => x.status === 'active').map((x) => x.name);
   expect(marked.length).toBeGreaterThan(0);
   expect(marked.every((name) => active.includes(name!))).toBe(true);
+  // Nothing to buy it again; the others keep their button.
+  for (const name of marked) expect(m.q.queryByRole('button', { name: `Choose: ${name}` })).toBeNull();
+  expect(m.q.getAllByRole('button', { name: /^Choose: / }).length).toBe(4 - marked.length);
 });
 
 test('invoices, logged out: log in first, then the invoices', async () => {
@@ -552,7 +556,9 @@ test('the site other (de): the plans screen reads "Tarife", the free plan "Koste
     const items = [...m.root.querySelectorAll('ul.plans > li')];
     expect(items.map((li) => li.querySelector('h3')!.textContent)).toEqual(['Basic']);
     expect(items[0]!.querySelector('.price')!.textContent).toBe('Kostenlos');
-    expect(m.button('Auswählen: Basic').type).toBe('button');
+    // Otto is on Basic: marked, with nothing to buy it again.
+    expect(items[0]!.querySelector('.badge')!.textContent).toBe(de.yourPlan);
+    expect(m.q.queryByRole('button', { name: 'Auswählen: Basic' })).toBeNull();
     expect(m.button('Schließen')).toBeDefined();
   });
 });

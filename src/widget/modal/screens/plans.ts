@@ -26,7 +26,8 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
       el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
       ...terms(offer, t, config.locale).map((line) => el(doc, 'p', { class: 'terms' }, line)),
       offer.description ? el(doc, 'div', { class: 'rich' }, richText(doc, offer.description)) : null,
-      planChoice(ctx, offer, plansScreen),
+      // The member's own plan is marked, with nothing to buy it again.
+      mine.has(offer.publicId) ? null : planChoice(ctx, offer, plansScreen),
     ),
   );
   // A visitor chooses first; one with an account logs in, then sees which plans are theirs.
