@@ -86,6 +86,8 @@ export interface Messages {
   joined: (plan: string) => string;
   /** Its button, which closes the dialog. */
   carryOn: string;
+  /** A sign-up link to a plan that is no longer offered (archived, or never there). */
+  planGone: string;
   /** Marks, in the plans, a plan the member has already. */
   yourPlan: string;
   /** The member menu's title and greeting. */

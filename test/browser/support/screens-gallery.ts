@@ -111,6 +111,8 @@ const SCREENS: ScreenCase[] = [
   { slug: 'all-plans', path: '/member/plans/all', loggedIn: true, dialog: 'Plans' },
   { slug: 'plan-sign-up-paid-tax', path: '/member/plans/{lifetime}', loggedIn: true, dialog: 'Lifetime' },
   { slug: 'plan-sign-up-free', path: '/member/plans/{community}', loggedIn: true, dialog: 'Community' },
+  // A sign-up link to a plan no longer offered.
+  { slug: 'plan-gone', path: '/member/plans/no-longer-offered', loggedIn: true, dialog: 'Plans' },
   { slug: 'content-article', path: '/content/{article}', loggedIn: true, dialog: ARTICLE },
   // Content the member's plans do not open: the plans that do.
   { slug: 'content-no-access', path: '/content/{closed}', loggedIn: true, dialog: 'Plans' },

@@ -584,14 +584,18 @@ test('plans cannot load (GET /plans fails): "Something went wrong" and the words
   expect(p.host).toBe(m.host);
 });
 
-test('a plan that does not exist, opened by svcopen: "Something went wrong" with the service\'s words, no sign-up', async () => {
-  silenceWarnings();
-  const h = await svcopen('/member/plans/no-such-plan', GRACE);
-  const p = await waitForScreen('Something went wrong');
-  expect(p.root.querySelector('[role="alert"]')!.textContent!.trim()).not.toBe('');
+test.each([
+  ['a plan that does not exist', 'no-such-plan'],
+  ['an archived plan (Founders 2024)', 'founders'],
+])('%s, opened by svcopen: "This plan is no longer offered", and the way to the plans; no sign-up', async (_, plan) => {
+  const h = await svcopen(`/member/plans/${plan}`, GRACE);
+  const p = await waitForScreen('Plans');
+  expect(p.q.getByRole('alert').textContent).toBe('This plan is no longer offered.');
   expect(p.root.querySelector('form')).toBeNull();
-  expect(h.requests('GET', '/plans/no-such-plan')).toBe(1);
+  expect(h.requests('GET', `/plans/${plan}`)).toBe(1);
   expect(h.requests('POST', '/memberships')).toBe(0);
+  p.button('See the plans').click();
+  await waitFor(() => expect(modal().root.querySelectorAll('ul.plans > li')).toHaveLength(4));
 });
 
 test('a plan whose data cannot load (GET /plans/lifetime unreachable): "Something went wrong" and the words', async () => {

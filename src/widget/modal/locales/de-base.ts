@@ -48,6 +48,7 @@ export const deBase: BaseWords = {
   savedCard: (brand, last4) => `Zahlung mit Ihrer gespeicherten ${brand && `${brand}-`}Karte mit Endziffern ${last4}, oder geben Sie eine andere ein.`,
   joined: (plan) => `Willkommen! Ihr Tarif „${plan}“ ist jetzt aktiv.`,
   carryOn: 'Weiter',
+  planGone: 'Dieser Tarif wird nicht mehr angeboten.',
   seePlans: 'Zu den Tarifen',
   yourPlan: 'Ihr Tarif',
   forgotPassword: 'Passwort vergessen?',

@@ -48,6 +48,7 @@ export const enBase: BaseWords = {
   savedCard: (brand, last4) => `Pay with your saved ${brand && `${brand} `}card ending ${last4}, or enter another one.`,
   joined: (plan) => `Welcome! You are now a member of ${plan}.`,
   carryOn: 'Continue',
+  planGone: 'This plan is no longer offered.',
   seePlans: 'See the plans',
   yourPlan: 'Your plan',
   forgotPassword: 'Forgot password?',

@@ -26,8 +26,8 @@ export function logoutButton(ctx: ScreenContext, attributes: Record<string, stri
 export const planChoice = (ctx: ScreenContext, plan: { publicId: string; name: string }, from?: Screen): HTMLButtonElement =>
   screenButton(ctx, `${ctx.t.choose}: ${plan.name}`, () => ctx.screens.planSignup(plan.publicId), from, 'primary');
 
-/** An empty list's next step: the plans, with a way back here. */
-export const seePlans = (ctx: ScreenContext, from: Screen): HTMLElement =>
+/** An empty list's next step: the plans, with a way back here (`from`) when given. */
+export const seePlans = (ctx: ScreenContext, from?: Screen): HTMLElement =>
   el(ctx.doc, 'div', { class: 'actions' }, screenButton(ctx, ctx.t.seePlans, () => ctx.screens.plans, from, 'primary'));
 
 /**

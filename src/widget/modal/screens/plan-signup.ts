@@ -1,9 +1,11 @@
 import type { ConversionDetail, PaymentActionRequired, PlanOffer, SavedCard } from '../../../contract/member';
 import { brandName, date, money, percent, perInterval, price, terms } from '../format';
+import type { ServiceError } from '../../public-types';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { actionForm, valueOf } from './form';
+import { seePlans } from './menu-links';
 import { accountFields, haveAccount, registerFrom } from './register';
 
 /**
@@ -21,7 +23,11 @@ export function planSignupScreen(publicId: string): Screen {
   return async (ctx: ScreenContext) => {
     const { doc, t, config, host } = ctx;
     const { locale } = config;
-    const offer = await host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(publicId)}`);
+    // A plan no longer offered (archived, or never there): said, with the way to the plans.
+    const offer = await host.call<PlanOffer>('GET', `/plans/${encodeURIComponent(publicId)}`).catch((error: ServiceError) => {
+      if (error.code !== 'notFound') throw error;
+    });
+    if (!offer) return render(ctx, t.plans, el(doc, 'p', { role: 'alert' }, t.planGone), seePlans(ctx));
     const member = host.member();
     const mine = member?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
     if (mine) return ctx.go(mine.contentUrl);
