@@ -55,7 +55,7 @@ const SCREENS: ScreenCase[] = [
   { screen: 'payment method', path: '/member/payment_method/update', loggedIn: true, dialog: 'Payment method', primary: 'Save card' },
   { screen: 'memberships', path: '/member/memberships', loggedIn: true, dialog: 'Your memberships', primary: 'Cancel: Monthly' },
   { screen: 'all plans', path: '/member/plans/all', loggedIn: true, dialog: 'Plans', primary: 'Choose: Lifetime' },
-  { screen: 'plan sign-up (paid, with tax)', path: '/member/plans/{lifetime}', loggedIn: true, dialog: 'Lifetime', primary: 'Sign up' },
+  { screen: 'plan sign-up (paid, with tax)', path: '/member/plans/{lifetime}', loggedIn: true, dialog: 'Lifetime', primary: 'Pay $238.80' },
   // The site has a member menu: a logged-in "Log in" opens it.
   { screen: 'member menu', path: '/member/sign_in', loggedIn: true, dialog: 'Menu', primary: 'Log out' },
   // Protected content: an article to read (the only button is Close), the plans that open an

@@ -123,7 +123,7 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
     await page.page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.page.getByLabel('Expiry (MM/YY)').fill('12/34');
     await page.page.getByLabel('Security code').fill('123');
-    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await page.page.getByRole('button', { name: 'Subscribe' }).click();
 
     const conversion = await page.waitForEvent('Service.conversion');
     const detail = conversion.detail as ConversionDetail;
@@ -204,7 +204,7 @@ browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; 
     await plan.getByLabel('Card number').fill('4242 4242 4242 4242');
     await plan.getByLabel('Expiry (MM/YY)').fill('12/34');
     await plan.getByLabel('Security code').fill('123');
-    await plan.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await plan.getByRole('button', { name: 'Subscribe', exact: true }).click();
     const detail = (await page.waitForEvent('Service.conversion')).detail as ConversionDetail;
     expect(detail.member.email).toBe(email);
     expect(detail.membership).toMatchObject({ publicPlanId: planPublicId, status: 'active' });
@@ -225,7 +225,7 @@ browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge 
   try {
     await recordEventsIn(context);
     const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Dorothy', lastName: 'Vaughan' }, '4000 0000 0000 0002');
-    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await page.page.getByRole('button', { name: 'Subscribe' }).click();
     await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(await page.eventTypes()).not.toContain('Service.conversion');
     expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
@@ -235,7 +235,7 @@ browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge 
     await page.page.getByLabel('Card number').fill('4000 0000 0000 0341');
     const [answer] = await Promise.all([
       page.page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/memberships'), { timeout: 5_000 }),
-      page.page.getByRole('button', { name: 'Sign up' }).click(),
+      page.page.getByRole('button', { name: 'Subscribe' }).click(),
     ]);
     expect(answer.status()).toBe(402);
     await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
@@ -274,7 +274,7 @@ browserTest('3-D Secure test cards: 3155 asks in the browser’s dialog; Cancel 
     answering(false);
     const [first] = await Promise.all([
       page.page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname.endsWith('/memberships'), { timeout: 5_000 }),
-      page.page.getByRole('button', { name: 'Sign up' }).click(),
+      page.page.getByRole('button', { name: 'Subscribe' }).click(),
     ]);
     expect(first.status()).toBe(202);
     await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
@@ -285,7 +285,7 @@ browserTest('3-D Secure test cards: 3155 asks in the browser’s dialog; Cancel 
     // Again, the saved 3155 card (the field left empty), and this time OK.
     await page.page.getByLabel('Card number').fill('');
     answering(true);
-    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await page.page.getByRole('button', { name: 'Subscribe' }).click();
     const detail = (await page.waitForEvent('Service.conversion')).detail as ConversionDetail;
     expect(detail.membership.publicPlanId).toBe(planPublicId);
     expect(asked).toHaveLength(2);
@@ -350,7 +350,7 @@ browserTest('a renewal the bank held (3220): the payment-failed mail’s screen 
       asked.push(dialog.message().split('\n')[0]!);
       void dialog.accept();
     });
-    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await page.page.getByRole('button', { name: 'Subscribe' }).click();
     const joined = ((await page.waitForEvent('Service.conversion')).detail as ConversionDetail).membership;
     await page.page.close();
 

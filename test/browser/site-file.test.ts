@@ -255,7 +255,7 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
   await page.page.getByRole('button', { name: 'Choose: Reader' }).click();
   const reader = page.page.getByRole('dialog', { name: 'Reader' });
   await reader.waitFor({ state: 'visible', timeout: 5_000 });
-  await reader.getByRole('button', { name: 'Sign up' }).click();
+  await reader.getByRole('button', { name: 'Join free' }).click();
   await page.waitForEvent('Service.conversion');
 
   // 2. The plan's welcomeUrl: this page at #welcome, which greets the new reader.
@@ -286,7 +286,7 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
   await yearly.getByLabel('Card number').fill('4242 4242 4242 4242');
   await yearly.getByLabel('Expiry (MM/YY)').fill('12/34');
   await yearly.getByLabel('Security code').fill('123');
-  await yearly.getByRole('button', { name: 'Sign up' }).click();
+  await yearly.getByRole('button', { name: 'Start 14-day free trial' }).click();
   const conversion = (await again.waitForEvent('Service.conversion')).detail as ConversionDetail;
   expect(conversion.membership).toMatchObject({ name: 'Supporter, yearly', status: 'active', type: 'subscription' });
   expect(conversion.order.grandTotalCents).toBe(0);
@@ -352,7 +352,7 @@ browserTest('npm start\'s demo: signing up to Community lands on /examples/welco
   const community = page.page.getByRole('dialog', { name: 'Community' });
   await community.waitFor({ state: 'visible', timeout: 5_000 });
   const arrival = page.page.waitForResponse((r: Response) => r.request().isNavigationRequest() && new URL(r.url()).pathname === welcomeUrl);
-  await community.getByRole('button', { name: 'Sign up' }).click();
+  await community.getByRole('button', { name: 'Join free' }).click();
   expect((await arrival).status()).toBe(200);
 
   // The welcome page: a new page with the widget, which knows the member from the stored login.

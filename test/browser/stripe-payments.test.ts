@@ -107,11 +107,12 @@ async function openSignUp(plan: string): Promise<Shopper> {
   return { member, context, page, toService };
 }
 
-async function payWith({ page }: Shopper, number: string): Promise<void> {
+/** Types the card into Stripe's field and clicks the sign-up's button, named for what it does (a trial's: "Start 7-day free trial"). */
+async function payWith({ page }: Shopper, number: string, button = 'Subscribe'): Promise<void> {
   await cardField(page).getByLabel('Card number').fill(number);
   await cardField(page).getByLabel('Expiration date (MM / YY)').fill('12 / 34');
   await cardField(page).getByLabel('Security code').fill('123');
-  await page.page.getByRole('dialog').getByRole('button', { name: 'Sign up', exact: true }).click();
+  await page.page.getByRole('dialog').getByRole('button', { name: button, exact: true }).click();
 }
 
 const membershipsOf = async (member: TestMember) =>
@@ -191,7 +192,7 @@ browserTest('a declined card (0002): Stripe’s words in the form, no membership
   expect(accent).not.toBe('');
   expect(appearance?.variables).toMatchObject({ colorPrimary: accent, colorText: expect.stringMatching(/\S/), colorBackground: expect.stringMatching(/\S/) });
   const charges = standIn.charges().length;
-  await payWith(trying, '4242 4242 4242 4242');
+  await payWith(trying, '4242 4242 4242 4242', 'Start 7-day free trial');
   await trying.page.waitForEvent('Service.conversion', { timeout: 10_000 });
   expect((await membershipsOf(trying.member)).map((m) => m.status)).toEqual(['active']);
   expect(standIn.charges().length).toBe(charges);
@@ -298,7 +299,7 @@ browserTest('a saved card the bank asks about again (3155, on-session): the next
   // "…or enter another one": Stripe's field is there, and may be left empty.
   await cardField(page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
   const made = standIn.requests.filter((r) => r.path === '/v1/payment_methods').length;
-  await signUp.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await signUp.getByRole('button', { name: 'Subscribe', exact: true }).click();
   await bank.getByRole('button', { name: 'Complete authentication' }).click();
   await page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
   expect((await membershipsOf(shopper.member)).map((m) => m.status)).toEqual(['active', 'active']);

@@ -113,7 +113,7 @@ browserTest('a plan whose welcomeUrl is javascript:window.__ran=1: signing up th
     const dialog = page.page.getByRole('dialog', { name: 'Unsafe' });
     await dialog.waitFor({ state: 'visible', timeout: 5_000 });
     const before = page.page.url();
-    await page.page.getByRole('button', { name: 'Sign up' }).click();
+    await page.page.getByRole('button', { name: 'Join free' }).click();
     await page.waitForEvent('Service.conversion');
     await page.waitForEvent('Service.member.info', { count: 2 });
     await dialog.waitFor({ state: 'detached', timeout: 5_000 });

@@ -40,7 +40,11 @@ export interface Messages {
   plans: string;
   noPlans: string;
   choose: string;
-  signUp: string;
+  /** A plan's sign-up button, by what it does: a free plan, a trial, a subscription, a payment of `amount`. */
+  joinFree: string;
+  startTrial: (days: number) => string;
+  subscribe: string;
+  pay: (amount: string) => string;
   free: string;
   once: string;
   /** Interval units, singular: "month" in "$12.00 / month". */
@@ -54,6 +58,8 @@ export interface Messages {
   dueNow: string;
   /** The order summary's last line: what is charged after today. */
   then: (price: string, date: string) => string;
+  /** The same after a trial: its first charge ends the trial, it renews nothing. */
+  trialThen: (price: string, date: string) => string;
   cardNumber: string;
   cardExpiry: string;
   cardCvc: string;

@@ -63,7 +63,11 @@ for (const mode of EXAMPLE_MODES) {
       expect(text).toContain('Community');
     });
     await openAndClose(p, 'Invoices', 'Invoices');
-    await openAndClose(p, 'All plans', 'Plans', (text) => expect(text).toContain('Choose: Community'));
+    await openAndClose(p, 'All plans', 'Plans', (text) => {
+      // Ada's own plans are marked, with nothing to buy them again.
+      expect(text).toContain('Choose: Lifetime');
+      expect(text).not.toContain('Choose: Community');
+    });
     await openAndClose(p, 'Content 1', 'Welcome', (text) => expect(text).toContain('Start with the tour'));
     await openAndClose(p, 'Password change', 'Change password');
 
@@ -137,7 +141,7 @@ for (const mode of EXAMPLE_MODES) {
     const signup = p.getByRole('dialog', { name: 'Community' });
     await signup.waitFor();
     expect(await page.count('Service.member.registration')).toBe(1);
-    await signup.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await signup.getByRole('button', { name: 'Join free', exact: true }).click();
     const conversion = (await page.waitForEvent('Service.conversion')).detail as {
       membership: { name: string; publicPlanId: string; type: string };
       member: { email: string };

@@ -107,6 +107,17 @@ test('plans/all, logged out: the plans with their prices first, and "Already a m
   expect(again.q.queryByRole('button', { name: 'Log in' })).toBeNull();
 });
 
+test.each([
+  ['community', 'Community', 'Join free'],
+  ['lifetime', 'Lifetime', 'Pay $199.00'],
+  ['course3', 'Course in three payments', 'Pay $60.00'],
+  ['monthly', 'Monthly', 'Subscribe'],
+])('the sign-up button says what happens: %s → "%s" reads "%s"', async (plan, title, label) => {
+  await svcopen(`/member/plans/${plan}`, GRACE);
+  const m = await waitForScreen(title);
+  expect([...m.form().querySelectorAll('[type=submit]')].map((b) => b.textContent)).toEqual([label]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // A visitor's sign-up in one step: the account and the plan on the plan's screen
 
@@ -149,7 +160,7 @@ test('logged out, plans/all → Choose: Monthly: the account and the card on the
   expect([h.requests('POST', '/members'), h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([1, 1, 1]);
 });
 
-test('logged out, the free plan: the account alone, one button (no "Create account", then "Sign up")', async () => {
+test('logged out, the free plan: the account alone, one button, "Join free" (no "Create account", then "Sign up")', async () => {
   const h = await svcopen('/member/plans/community');
   const events = recordEvents();
   catchNavigation();
@@ -170,7 +181,7 @@ test('logged out, an e-mail with an account already: said in the form; no card t
   fillCard(CARD_OK);
   m.form().requestSubmit();
   await waitFor(() => expect(m.alert()).toBe('There is an account with this e-mail already. Log in instead.'));
-  expect(m.button('Sign up').disabled).toBe(false);
+  expect(m.button('Pay $199.00').disabled).toBe(false);
   expect(events.names()).toEqual([]);
   expect([h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([0, 0]);
   expect(h.service.getMemberInfo()).toEqual({ isLoggedIn: false });
@@ -216,7 +227,7 @@ test('free plan: no card fields; Sign up sends Service.conversion, then member.i
   expect(m.root.querySelectorAll('input, select, textarea')).toHaveLength(0);
   expect(m.root.querySelector('.due')).toBeNull();
   expect(m.root.querySelector('.rich strong')?.textContent).toBe('public');
-  const submit = m.button('Sign up');
+  const submit = m.button('Join free');
   expect(submit.type).toBe('submit');
   m.form().requestSubmit();
 
@@ -284,7 +295,7 @@ test('paid plan, declined card 4000 0000 0000 0002: the words in the form, no co
   m.form().requestSubmit();
   await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
   expect(m.form().contains(m.root.querySelector('[role="alert"]'))).toBe(true);
-  expect(m.button('Sign up').disabled).toBe(false);
+  expect(m.button('Pay $199.00').disabled).toBe(false);
   await settle();
   expect(events.names()).toEqual([]);
   expect(navigation.urls).toEqual([]);

@@ -237,7 +237,8 @@ test('a subscription with a 14-day trial and 20% tax: nothing due now, no tax ro
   expect(summaryRows(m)).toEqual(['Due now: $0.00']);
   const trialEnd = Date.parse(offer.billingPeriodEnd!);
   expect(Math.round((trialEnd - Date.now()) / 86_400_000)).toBe(14);
-  expect(m.root.querySelector('.summary > .muted')!.textContent).toBe(`Then ${usd(1200 + taxOf(1200, 20))} / month from ${enDate(offer.billingPeriodEnd!)}`);
+  expect(m.root.querySelector('.summary > .muted')!.textContent).toBe(`Trial ends ${enDate(offer.billingPeriodEnd!)}, then ${usd(1200 + taxOf(1200, 20))} / month`);
+  expect(m.form().querySelector('[type=submit]')!.textContent).toBe('Start 14-day free trial');
 });
 
 test('Monthly ($12, no fee, no tax): .price "$12.00 / month", only "Due now: $12.00" and the "Then" line', async () => {

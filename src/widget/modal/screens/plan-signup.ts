@@ -44,7 +44,10 @@ export function planSignupScreen(publicId: string): Screen {
     // The test processor's own card fields: a chunk a Stripe site never downloads.
     const testCards = payments || !currency ? undefined : await import('./card-fields');
     const card = stripe ? [stripe.field] : testCards ? testCards.cardFields(ctx, !saved) : [];
-    const form = actionForm(ctx, t.signUp, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [])], async (f) => {
+    // The button says what happens: joining free, starting the trial, subscribing, or paying what is due.
+    const action = !currency ? t.joinFree : offer.trialDays ? t.startTrial(offer.trialDays)
+      : offer.type === 'subscription' ? t.subscribe : t.pay(money(dueNow.grandTotalCents, currency, locale));
+    const form = actionForm(ctx, action, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [])], async (f) => {
       if (!host.member()) {
         // Not logged in after all (a mailed code first): the code's screen is drawn, then this one.
         if (!(await registerFrom(ctx, f, planSignupScreen(publicId)))) return;
@@ -77,7 +80,7 @@ export function planSignupScreen(publicId: string): Screen {
         offer.signupFeeCents ? row(t.signupFee, offer.signupFeeCents) : null,
         dueNow.taxCents ? row(t.tax(percent(offer.taxPercentage!, locale)), dueNow.taxCents) : null,
         row(t.dueNow, dueNow.grandTotalCents, 'row due'),
-        recurring ? el(doc, 'p', { class: 'muted' }, t.then(perInterval(offer, t, locale, true), date(offer.billingPeriodEnd ?? recurring.firstChargeAt, locale))) : null)
+        recurring ? el(doc, 'p', { class: 'muted' }, (offer.trialDays ? t.trialThen : t.then)(perInterval(offer, t, locale, true), date(offer.billingPeriodEnd ?? recurring.firstChargeAt, locale))) : null)
       : null;
     render(
       ctx,
