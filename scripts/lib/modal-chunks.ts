@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { repoRoot } from './paths';
 
 /** `import{a as b}from"./x.js"`, `import"./x.js"`: fetched before the importing chunk runs. */
 const STATIC_IMPORT = /\bimport\s*(?:[\w${*][^"'()]*?\bfrom\s*)?["']\.\/([^"']+)["']/g;
@@ -56,13 +57,32 @@ export function modalDownloads(dir: string, entry: string): ModalDownloads {
     }
   };
   visit(base, base, '');
-  // A group's words (`<locale>-<group>-words` chunks: src/widget/modal/locales/) are imported
-  // beside its screens, at once: they count with that group.
+  // A group's words (`<locale>-<words>-words` chunks: src/widget/modal/locales/) are imported
+  // beside its screens, at once: they count with each group that loads them (WORDS_OF).
   for (const [key, files] of [...groups]) {
-    const group = /-[a-z]{2}-([a-z-]+)-words-[\w-]{8}\.js$/.exec(key)?.[1];
-    if (!group) continue;
+    const words = /-[a-z]{2}-([a-z-]+)-words-[\w-]{8}\.js$/.exec(key)?.[1];
+    if (!words) continue;
     groups.delete(key);
-    for (const [other, theirs] of groups) if (new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(other.split(' > ')[0]!)) theirs.push(...files.filter((f) => !theirs.includes(f)));
+    const takers = WORDS_OF.get(words) ?? [words];
+    for (const [other, theirs] of groups) {
+      if (takers.some((group) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(other.split(' > ')[0]!))) theirs.push(...files.filter((f) => !theirs.includes(f)));
+    }
   }
   return { base: [...base], groups };
 }
+
+/**
+ * Which groups load which words, read from src/widget/modal/screen-chunks.ts, where each group's
+ * loader names them: `withWords(ctx, import('./chunks/links'), ctx.words?.signIn())` is the links
+ * group taking the sign-in words. By the words' file name (`sign-in`), the groups' (`links`).
+ */
+const WORDS_OF = (() => {
+  const source = readFileSync(join(repoRoot, 'src/widget/modal/screen-chunks.ts'), 'utf8');
+  const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const map = new Map<string, string[]>();
+  for (const [, group, words] of source.matchAll(/import\('\.\/chunks\/([\w-]+)'\), ctx\.words\?\.(\w+)\(\)/g)) {
+    const key = kebab(words!);
+    map.set(key, [...(map.get(key) ?? []), group!]);
+  }
+  return map;
+})();

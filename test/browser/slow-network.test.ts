@@ -1,5 +1,6 @@
 /**
- * On a slow network, a click shows a dialog at once (issue 14: nothing showed for 3.7 s). The
+ * On a slow network, a click shows a dialog at once (issue 14: nothing showed for 3.7 s), in the
+ * screens' look (issue 29: their backdrop, no border, a spinner). The
  * screens' bundle and GET /config are each held back 1.5 s by the test; within 400 ms of the
  * click a "Loading…" dialog is on screen (widgets.js's own, while widgets-modal.js downloads,
  * then the screens' dialog with a spinner while the settings load), and the screen follows.
@@ -48,6 +49,14 @@ browserTest('a click shows a loading dialog at once while the screens and the se
   await page.click('#login');
   await expect.poll(() => shownDialog(page), { timeout: 400, interval: 20 }).toBe('Loading…');
   expect(Date.now() - clicked).toBeLessThan(DELAY_MS);
+  // The screens' look, not a bare browser box: their backdrop, no border, rounded, a spinner (issue 29).
+  const look = await page.evaluate(() => {
+    const dialog = [...document.querySelectorAll('body > div')].map((host) => host.shadowRoot?.querySelector('dialog[open]')).find(Boolean)!;
+    const box = getComputedStyle(dialog);
+    const spinner = dialog.querySelector('i')!.getBoundingClientRect();
+    return { backdrop: getComputedStyle(dialog, '::backdrop').backgroundColor, border: box.borderTopWidth, radius: box.borderTopLeftRadius, spinner: spinner.width > 0 && spinner.height > 0 };
+  });
+  expect(look).toEqual({ backdrop: 'rgba(0, 0, 0, 0.5)', border: '0px', radius: '12px', spinner: true });
   await page.getByRole('dialog', { name: 'Log in' }).waitFor({ state: 'visible', timeout: 3 * DELAY_MS + 2_000 });
   // One dialog at a time: the loading one is gone.
   expect(await page.evaluate(() => [...document.querySelectorAll('body > div')].filter((d) => d.shadowRoot?.querySelector('dialog[open]')).length)).toBe(1);

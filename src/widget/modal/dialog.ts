@@ -47,7 +47,7 @@ form>[type=submit]{position:sticky;bottom:-.75rem;box-shadow:0 0 0 .75rem var(--
 [disabled]{opacity:.6;cursor:default}
 [aria-busy] [type=submit]:after,.spin{content:"";display:inline-block;width:1em;height:1em;margin:0 .5em;border:2px solid;border-right-color:transparent;border-radius:50%;vertical-align:-.125em}
 .spin{display:block;margin:2rem auto;color:var(--a)}
-.badge{justify-self:start;padding:0 .5rem;border-radius:1rem;font-size:.75rem;font-weight:600;color:var(--c,var(--m));background:color-mix(in srgb,var(--c,var(--m)) 14%,var(--b))}
+.badge{justify-self:start;align-self:start;padding:0 .5rem;border-radius:1rem;font-size:.75rem;font-weight:600;color:var(--c,var(--m));background:color-mix(in srgb,var(--c,var(--m)) 14%,var(--b))}
 .ok,.notice{--c:var(--g)}.bad{--c:var(--e)}.warn{--c:var(--w)}
 .muted,.terms,th,time{color:var(--m);font-size:.875rem}
 .notice{margin-top:.75rem;padding:.5rem .75rem;color:var(--c);background:color-mix(in srgb,var(--c) 12%,var(--b))}
@@ -61,8 +61,8 @@ ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
 .avatar{flex:none;display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;background:var(--a);color:var(--on-a,#fff)}
 .cards>li,.summary{display:grid;gap:.5rem;margin-bottom:.75rem;padding:1rem;border:1px solid var(--d);border-radius:var(--r)}
 .price{font-size:1.25rem;font-weight:700}
-.plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans .badge{align-self:start}.plans button{margin-top:auto}
-@media (min-width:480px){dialog:has(.plans>li+li){width:min(44rem,calc(100vw - 1rem))}dialog:has(.plans>li+li+li){width:min(60rem,calc(100vw - 1rem))}}
+.plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans button{margin-top:auto}
+@media (min-width:480px){dialog:has(.plans>li+li){width:min(56rem,calc(100vw - 1rem))}}
 .row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
 .button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}

@@ -6,4 +6,5 @@ import { modalEntry } from './open';
 (window as unknown as Record<symbol, unknown>)[modalEntryKey('.de')] = modalEntry(deBase, {
   account: () => import('./locales/de-account-words').then((m) => m.deAccount),
   content: () => import('./locales/de-content-words').then((m) => m.deContent),
+  signIn: () => import('./locales/de-sign-in-words').then((m) => m.deSignIn),
 });

@@ -12,4 +12,5 @@ import { modalEntry } from './open';
 (window as unknown as Record<symbol, unknown>)[MODAL_ENTRY] = modalEntry(enBase, {
   account: () => import('./locales/en-account-words').then((m) => m.enAccount),
   content: () => import('./locales/en-content-words').then((m) => m.enContent),
+  signIn: () => import('./locales/en-sign-in-words').then((m) => m.enSignIn),
 });

@@ -159,11 +159,15 @@ export type AccountWords = Pick<Messages, AccountWord>;
 /** The words only protected content's screen uses: downloaded with it (locales/*-content-words.ts). */
 export type ContentWord = 'open' | 'downloading' | 'downloadAgain' | 'contentFor' | 'contentClosed' | 'noContent';
 export type ContentWords = Pick<Messages, ContentWord>;
+/** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
+export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved';
+export type SignInWords = Pick<Messages, SignInWord>;
 /** The words a modal bundle holds from the start. */
-export type BaseWords = Omit<Messages, AccountWord | ContentWord>;
+export type BaseWords = Omit<Messages, AccountWord | ContentWord | SignInWord>;
 
 /** The words a bundle downloads with a group of screens, by group (the modal's entry gives them). */
 export interface WordLoaders {
   account(): Promise<AccountWords>;
   content(): Promise<ContentWords>;
+  signIn(): Promise<SignInWords>;
 }

@@ -16,14 +16,15 @@ const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<o
   Promise.all([screens, words]).then(([m, w]) => (Object.assign(ctx.t, w), m));
 const account = (ctx: ScreenContext) => withWords(ctx, import('./chunks/account'), ctx.words?.account());
 const join = () => import('./chunks/join');
-const links = () => import('./chunks/links');
-const signIn = () => import('./chunks/sign-in');
+// The mailed links' screens read logging in's words (a reset link's form, a code's).
+const links = (ctx: ScreenContext) => withWords(ctx, import('./chunks/links'), ctx.words?.signIn());
+const signIn = (ctx: ScreenContext) => withWords(ctx, import('./chunks/sign-in'), ctx.words?.signIn());
 const content = (ctx: ScreenContext) => withWords(ctx, import('./chunks/content'), ctx.words?.content());
 
 // Logging in.
-export const loginScreen = (next?: Screen): Screen => (ctx) => signIn().then((m) => m.loginScreen(next)(ctx));
-export const askCodeScreen = (email?: string, next?: Screen): Screen => (ctx) => signIn().then((m) => m.askCodeScreen(email, next)(ctx));
-export const forgotPasswordScreen = (email?: string): Screen => (ctx) => signIn().then((m) => m.forgotPasswordScreen(email)(ctx));
+export const loginScreen = (next?: Screen): Screen => (ctx) => signIn(ctx).then((m) => m.loginScreen(next)(ctx));
+export const askCodeScreen = (email?: string, next?: Screen): Screen => (ctx) => signIn(ctx).then((m) => m.askCodeScreen(email, next)(ctx));
+export const forgotPasswordScreen = (email?: string): Screen => (ctx) => signIn(ctx).then((m) => m.forgotPasswordScreen(email)(ctx));
 
 // The account.
 export const accountScreen: Screen = (ctx) => account(ctx).then((m) => m.accountScreen(ctx));
@@ -47,6 +48,6 @@ export const contentScreen = (contentId: string, preference?: ContentViewingPref
   content(ctx).then((m) => m.contentScreen(contentId, preference)(ctx));
 
 // The mailed links.
-export const signInLinkScreen = (token: string): Screen => (ctx) => links().then((m) => m.signInLinkScreen(token)(ctx));
-export const passwordResetScreen = (token: string): Screen => (ctx) => links().then((m) => m.passwordResetScreen(token)(ctx));
-export const emailConfirmScreen = (token: string): Screen => (ctx) => links().then((m) => m.emailConfirmScreen(token)(ctx));
+export const signInLinkScreen = (token: string): Screen => (ctx) => links(ctx).then((m) => m.signInLinkScreen(token)(ctx));
+export const passwordResetScreen = (token: string): Screen => (ctx) => links(ctx).then((m) => m.passwordResetScreen(token)(ctx));
+export const emailConfirmScreen = (token: string): Screen => (ctx) => links(ctx).then((m) => m.emailConfirmScreen(token)(ctx));

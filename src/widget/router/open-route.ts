@@ -47,14 +47,15 @@ export async function openRoute(path: string, session: Session, host: ModalHost,
     return true;
   }
   // The dialog shows at once; the screens' own replaces it once they are downloaded.
-  const loaded = showLoading(session._doc);
+  const loading = showLoading(session._doc);
   let open: OpenModal;
   try {
-    open = await loadModal(await host.config().then((config) => config.locale, () => pageLocale(session._doc)));
+    // In the site's theme as soon as its settings are here, while the screens still download.
+    open = await loadModal(await host.config().then((config) => (loading._theme(config.theme), config.locale), () => pageLocale(session._doc)));
   } catch (error) {
-    loaded();
+    loading._done();
     throw error;
   }
   // Closed with Escape while it loaded: the member gave up, nothing opens.
-  return loaded() ? open(host, path) : true;
+  return loading._done() ? open(host, path) : true;
 }

@@ -1,6 +1,6 @@
 import type { BaseWords } from '../messages';
 
-/** The screens' words in German but the account's and protected content's (de-account-words.ts, de-content-words.ts, downloaded with their screens): what widgets-modal.de.js holds. */
+/** The screens' words in German but the account's, protected content's and logging in's (de-account-words.ts, de-content-words.ts, de-sign-in-words.ts, downloaded with their screens): what widgets-modal.de.js holds. */
 export const deBase: BaseWords = {
   close: 'Schließen',
   back: 'Zurück',
@@ -13,7 +13,6 @@ export const deBase: BaseWords = {
   register: 'Konto erstellen',
   createAccount: 'Konto erstellen',
   registerFor: (plan) => `Erstellen Sie Ihr Konto, dann buchen Sie ${plan}.`,
-  noAccount: 'Neu hier?',
   haveAccount: 'Schon Mitglied?',
   loading: 'Wird geladen …',
   required: 'Pflichtfeld',
@@ -56,17 +55,12 @@ export const deBase: BaseWords = {
   seePlans: 'Zu den Tarifen',
   yourPlan: 'Ihr Tarif',
   forgotPassword: 'Passwort vergessen?',
-  emailCode: 'Code per E-Mail senden',
-  emailLink: 'Link per E-Mail senden',
   checkInbox: 'Prüfen Sie Ihr Postfach',
-  resetSent: (email) => `Falls ${email} ein Konto hat, haben wir einen Link für ein neues Passwort gesendet. Er gilt eine Stunde.`,
   codeSent: (email) => `Wir haben einen 6-stelligen Code an ${email} gesendet.`,
   confirmEmail: (email) => `Bestätigen Sie Ihre E-Mail: Wir haben einen 6-stelligen Code an ${email} gesendet.`,
   code: 'Code',
   newCode: 'Neuen Code senden',
   sent: 'Gesendet.',
-  passwordSaved: 'Ihr neues Passwort ist gespeichert.',
-  emailNow: (email) => `Ihre E-Mail-Adresse ist jetzt ${email}.`,
   errors: {
     tokenInvalid: 'Dieser Link ist unvollständig. Fordern Sie einen neuen an.',
     tokenUsed: 'Dieser Link wurde schon verwendet. Fordern Sie einen neuen an.',

@@ -2,9 +2,10 @@ import type { Messages } from '../messages';
 import { deAccount } from './de-account-words';
 import { deBase } from './de-base';
 import { deContent } from './de-content-words';
+import { deSignIn } from './de-sign-in-words';
 
 /**
  * Every word of the screens in German, for tests and tools (./index.ts). The bundle holds
- * de-base.ts and downloads de-account-words.ts and de-content-words.ts with their screens (decision 0034).
+ * de-base.ts and downloads de-account-words.ts, de-content-words.ts and de-sign-in-words.ts with their screens (decision 0034).
  */
-export const de: Messages = { ...deBase, ...deAccount, ...deContent };
+export const de: Messages = { ...deBase, ...deAccount, ...deContent, ...deSignIn };

@@ -1,6 +1,6 @@
 import type { BaseWords } from '../messages';
 
-/** The screens' words in English but the account's and protected content's (en-account-words.ts, en-content-words.ts, downloaded with their screens): what widgets-modal.js holds. */
+/** The screens' words in English but the account's, protected content's and logging in's (en-account-words.ts, en-content-words.ts, en-sign-in-words.ts, downloaded with their screens): what widgets-modal.js holds. */
 export const enBase: BaseWords = {
   close: 'Close',
   back: 'Back',
@@ -13,7 +13,6 @@ export const enBase: BaseWords = {
   register: 'Create an account',
   createAccount: 'Create account',
   registerFor: (plan) => `Create your account, then sign up for ${plan}.`,
-  noAccount: 'New here?',
   haveAccount: 'Already a member?',
   loading: 'Loading…',
   required: 'required',
@@ -56,17 +55,12 @@ export const enBase: BaseWords = {
   seePlans: 'See the plans',
   yourPlan: 'Your plan',
   forgotPassword: 'Forgot password?',
-  emailCode: 'E-mail me a code',
-  emailLink: 'E-mail me a link',
   checkInbox: 'Check your inbox',
-  resetSent: (email) => `If ${email} has an account, we sent a link to set a new password. It works for an hour.`,
   codeSent: (email) => `We sent a 6-digit code to ${email}.`,
   confirmEmail: (email) => `Confirm your e-mail: we sent a 6-digit code to ${email}.`,
   code: 'Code',
   newCode: 'Send a new code',
   sent: 'Sent.',
-  passwordSaved: 'Your new password is saved.',
-  emailNow: (email) => `Your e-mail address is now ${email}.`,
   errors: {
     tokenInvalid: 'This link is incomplete. Ask for a new one.',
     tokenUsed: 'This link was used already. Ask for a new one.',

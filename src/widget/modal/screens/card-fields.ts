@@ -31,7 +31,7 @@ export const testPaymentMethod = async ({ host }: ScreenContext, form: HTMLFormE
 export const authorize = ({ host }: ScreenContext, { intentId, clientSecret }: PaymentActionRequired['requiresAction']): Promise<unknown> =>
   host.call('POST', `/test-payment-intents/${encodeURIComponent(intentId)}`, {
     clientSecret,
-    approve: confirm('Authorize this test payment?\n\nThe test card asks, as a bank asks with 3-D Secure. OK authorizes it, Cancel fails it. No money moves.'),
+    approve: confirm('Authorize this test payment?\n(3-D Secure test card)'),
   });
 
 /**

@@ -1,0 +1,14 @@
+import type { SignInWords } from '../messages';
+
+/**
+ * Logging in's words in German (the log-in form's ways without a password, the mailed links' results):
+ * a chunk of their own, downloaded with logging in's screens and the mailed links' (../screen-chunks.ts).
+ */
+export const deSignIn: SignInWords = {
+  noAccount: 'Neu hier?',
+  emailCode: 'Code per E-Mail senden',
+  emailLink: 'Link per E-Mail senden',
+  resetSent: (email) => `Falls ${email} ein Konto hat, haben wir einen Link für ein neues Passwort gesendet. Er gilt eine Stunde.`,
+  passwordSaved: 'Ihr neues Passwort ist gespeichert.',
+  emailNow: (email) => `Ihre E-Mail-Adresse ist jetzt ${email}.`,
+};

@@ -1,0 +1,14 @@
+import type { SignInWords } from '../messages';
+
+/**
+ * Logging in's words in English (the log-in form's ways without a password, the mailed links' results):
+ * a chunk of their own, downloaded with logging in's screens and the mailed links' (../screen-chunks.ts).
+ */
+export const enSignIn: SignInWords = {
+  noAccount: 'New here?',
+  emailCode: 'E-mail me a code',
+  emailLink: 'E-mail me a link',
+  resetSent: (email) => `If ${email} has an account, we sent a link to set a new password. It works for an hour.`,
+  passwordSaved: 'Your new password is saved.',
+  emailNow: (email) => `Your e-mail address is now ${email}.`,
+};
