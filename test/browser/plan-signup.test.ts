@@ -85,20 +85,29 @@ async function atMonthlyWithCard(context: BrowserContext, names: { firstName: st
   return { page, plan };
 }
 
-browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it ("Ends on …"); one paid invoice; the card goes to the test processor\'s endpoint only', async () => {
+/**
+ * A context whose pages' events are recorded, with the paths of every request to the service that
+ * carried the card number 4242… (`withCard`), and the welcome page's visits (`welcomes`, each
+ * answered 204: a 204 navigation leaves the page where it is).
+ */
+async function watchedContext(): Promise<{ context: BrowserContext; withCard: string[]; welcomes: string[] }> {
   const context = await browser!.newContext();
-  /** Every request the page sent to the service that carried the card number: its path. */
   const withCard: string[] = [];
   context.on('request', (request) => {
     if (request.url().startsWith(service!.url) && /4242\s*4242\s*4242\s*4242/.test(request.postData() ?? '')) withCard.push(new URL(request.url()).pathname);
   });
+  await recordEventsIn(context);
+  const welcomes: string[] = [];
+  await context.route(`${WELCOME_URL}*`, (route) => {
+    welcomes.push(route.request().url());
+    return route.fulfill({ status: 204 });
+  });
+  return { context, withCard, welcomes };
+}
+
+browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it ("Ends on …"); one paid invoice; the card goes to the test processor\'s endpoint only', async () => {
+  const { context, withCard, welcomes } = await watchedContext();
   try {
-    await recordEventsIn(context);
-    const welcomes: string[] = [];
-    await context.route(`${WELCOME_URL}*`, (route) => {
-      welcomes.push(route.request().url());
-      return route.fulfill({ status: 204 }); // a 204 navigation leaves the page where it is
-    });
 
     // 1. Register through the modal: /member/sign_up/<plan> registers, then offers the plan.
     const first = await openAt(context, `/member/sign_up/${planPublicId}`);
@@ -177,18 +186,8 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
 });
 
 browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; Choose: Monthly; the account and the card in one form, one click: registered, paid, at the welcome page', async () => {
-  const context = await browser!.newContext();
-  const withCard: string[] = [];
-  context.on('request', (request) => {
-    if (request.url().startsWith(service!.url) && /4242\s*4242\s*4242\s*4242/.test(request.postData() ?? '')) withCard.push(new URL(request.url()).pathname);
-  });
+  const { context, withCard, welcomes } = await watchedContext();
   try {
-    await recordEventsIn(context);
-    const welcomes: string[] = [];
-    await context.route(`${WELCOME_URL}*`, (route) => {
-      welcomes.push(route.request().url());
-      return route.fulfill({ status: 204 });
-    });
     const page = await openAt(context, '/member/plans/all');
     const plans = dialogOf(page.page, 'Plans');
     await plans.waitFor({ state: 'visible', timeout: 5_000 });

@@ -22,6 +22,14 @@ const newEmail = () => `plans-${Date.now().toString(36)}-${++emails}@example.com
 /** Fills and submits the demo site's register screen (its required custom fields included). */
 async function register(h: Harness, email = newEmail()): Promise<string> {
   const m = await waitForScreen('Create an account');
+  fillAccount(h, email);
+  m.form().requestSubmit();
+  return email;
+}
+
+/** Fills the account's fields of the dialog's form, the register screen's or a plan's (the demo site's custom questions included). */
+function fillAccount(h: Harness, email: string): void {
+  const m = modal();
   const ids = h.mock.sites[0]!.fieldIds;
   fill(m.control('firstName'), 'Katherine');
   fill(m.control('lastName'), 'Johnson');
@@ -29,8 +37,6 @@ async function register(h: Harness, email = newEmail()): Promise<string> {
   fill(m.control('password'), 'orbital-mechanics');
   choose(m.control<HTMLSelectElement>(`customFields.${ids.role}`), 'other');
   m.control(`customFields.${ids.terms}`).checked = true;
-  m.form().requestSubmit();
-  return email;
 }
 
 /** Waits for the words a sign-up on a plan with no welcome page ends on: the reader stays on the page. */
@@ -121,17 +127,6 @@ test.each([
 // ---------------------------------------------------------------------------------------------
 // A visitor's sign-up in one step: the account and the plan on the plan's screen
 
-/** Fills the account's fields of the plan's screen (the demo site's custom questions included). */
-function fillAccount(h: Harness, email: string): void {
-  const m = modal();
-  const ids = h.mock.sites[0]!.fieldIds;
-  fill(m.control('firstName'), 'Katherine');
-  fill(m.control('lastName'), 'Johnson');
-  fill(m.control('email'), email);
-  fill(m.control('password'), 'orbital-mechanics');
-  choose(m.control<HTMLSelectElement>(`customFields.${ids.role}`), 'other');
-  m.control(`customFields.${ids.terms}`).checked = true;
-}
 
 test('logged out, plans/all → Choose: Monthly: the account and the card on the plan\'s screen, one button: registered, signed up, paid', async () => {
   const h = await svcopen('/member/plans/all');
