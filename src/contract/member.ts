@@ -419,6 +419,28 @@ export interface PlanOffer {
   welcomeUrl?: string;
 }
 
+/** A charge that repeats, as the widget shows it: "$12.00 / month" (`amountCents` is with tax). */
+export interface RecurringPrice {
+  amountCents: number;
+  subTotalCents: number;
+  taxCents: number;
+  interval: { count: number; unit: 'day' | 'week' | 'month' | 'year' };
+}
+
+/**
+ * GET /memberships: what one of the member's running subscriptions or instalment plans costs
+ * them. The price they joined at, which a later change of the plan's price does not touch.
+ */
+export interface MembershipPrice {
+  /** The membership's id (Membership.id in MemberInfo). */
+  id: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  recurring: RecurringPrice;
+  /** While the membership is in its trial: when the trial ends and the first charge is taken. */
+  trialEndsAt?: IsoDateTime;
+}
+
 /** POST /memberships: a plan sign-up. A card is needed on paid plans unless one is saved. */
 export interface PlanSignUpRequest {
   planPublicId: string;

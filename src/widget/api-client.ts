@@ -12,7 +12,7 @@ export type ApiRequest = <T>(method: string, path: string, token?: string | null
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** The member API's routes that answer a JSON array (docs/member-api.md). */
-const LISTS = /^\/(plans|invoices)$/;
+const LISTS = /^\/(plans|invoices|memberships)$/;
 
 /** Calls `${base}${path}` (base: `…/member/v1/sites/{subdomain}`), never with cookies. */
 export function apiClient(win: Window, base: string): ApiRequest {

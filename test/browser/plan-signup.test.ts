@@ -162,10 +162,12 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
     const list = dialogOf(third.page, 'Your memberships');
     await list.waitFor({ state: 'visible', timeout: 5_000 });
     expect(await list.locator('li').textContent()).toMatch(/^Monthly\s+Renews on /);
+    // What it costs the member (GET /memberships).
+    await expect.poll(() => list.locator('li .terms').textContent(), { timeout: 5_000 }).toBe('$12.00 / month');
     await third.page.getByRole('button', { name: 'Cancel: Monthly' }).click();
     // Cancelling asks first (issue 14): the member says yes.
     await third.page.getByRole('button', { name: 'Yes, cancel it' }).click();
-    await expect.poll(() => list.locator('li').textContent(), { timeout: 5_000 }).toMatch(/^Monthly\s+Ends on [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    await expect.poll(() => list.locator('li').textContent(), { timeout: 5_000 }).toMatch(/^Monthly\s+Ends on [A-Z][a-z]{2} \d{1,2}, \d{4}\$12\.00 \/ month$/);
     expect(await third.page.getByRole('button', { name: 'Cancel: Monthly' }).count()).toBe(0);
     await third.page.close();
 

@@ -22,6 +22,7 @@ forEachStore((fresh) => {
     ['DELETE', '/me', ['GET', 'PATCH']],
     ['GET', '/me/email', ['PUT']],
     ['PATCH', '/me/password', ['PUT']],
+    ['PUT', '/memberships', ['GET', 'POST']],
   ])('%s %s is 405 with an Allow header listing the methods the path takes', async (method, path, allow) => {
     const ctx = await fresh();
     const res = await ctx.request(`${BASE}${path}`, { method });

@@ -6,7 +6,7 @@
  * `paymentMethodId` it answers to POST /memberships and PUT /payment-method, which refuse card fields.
  */
 import { expect, test } from 'vitest';
-import type { ConversionDetail, InvoiceSummary, MemberInfo, SavedCard } from '../../src/contract/member';
+import type { ConversionDetail, InvoiceSummary, MemberInfo, MembershipPrice, SavedCard } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { definePlan } from '../../src/service/domain/plans';
 import type { CardDetails } from '../../src/service/payments/processor';
@@ -284,6 +284,24 @@ forEachStore((fresh) => {
     expect(me.memberships.find((m) => m.id === membership.id)).toStrictEqual(cancelled);
     expect(await jsonOf<typeof membership>(await cancel(membership.id), 200)).toStrictEqual(cancelled);
     expect((await events(ctx, graceId(ctx))).filter(([type]) => type === 'cancellation')).toHaveLength(1);
+  });
+
+  test('GET /memberships: each running subscription or instalment plan with what it costs the member; a trial says when it ends; free and one-time plans are not listed', async () => {
+    const ctx = await fresh();
+    const ada = await ctx.session(ADA);
+    const prices = async (token: string) => jsonOf<MembershipPrice[]>(await ctx.authed(token, `${BASE}/memberships`), 200);
+    const adaMonthly = (await jsonOf<MemberInfo>(await ctx.authed(ada.token, `${BASE}/me`), 200)).memberships.find((m) => m.publicPlanId === 'monthly')!;
+    expect(await prices(ada.token)).toStrictEqual([
+      { id: adaMonthly.id, currency: 'usd', recurring: { amountCents: 1200, subTotalCents: 1200, taxCents: 0, interval: { count: 1, unit: 'month' } } },
+    ]);
+    const { token } = await ctx.session(GRACE);
+    expect(await prices(token)).toStrictEqual([]);
+    await joinWith(ctx, token, 'lifetime', GOOD);
+    const { membership } = await jsonOf<ConversionDetail>(await joinWith(ctx, token, await trialPlan(ctx), GOOD), 201);
+    expect(await prices(token)).toStrictEqual([
+      { id: membership.id, currency: 'usd', recurring: { amountCents: 1200, subTotalCents: 1200, taxCents: 0, interval: { count: 1, unit: 'month' } }, trialEndsAt: membership.billingPeriodEnd },
+    ]);
+    await expectError(await ctx.request(`${BASE}/memberships`), 401, 'unauthenticated');
   });
 
   test('only a running subscription of one’s own can be cancelled', async () => {

@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { SCOPES, type ContentView, type Plan, type Site } from '../../src/contract/admin';
-import type { ConversionDetail, ContentItem, InvoiceSummary, MemberInfo, SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
+import type { ConversionDetail, ContentItem, InvoiceSummary, MemberInfo, MembershipPrice, SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { issueApiKey } from '../../src/service/auth/api-keys';
 import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
@@ -567,10 +567,19 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
     const siteId = await w.siteId();
     const [annRecord] = await w.store.listMembershipsOfMember(siteId, ann.memberInfo.id);
     expect(annRecord!.billing).toStrictEqual({ price: 10, currency: 'eur', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 });
+    // And the member API says so (GET /memberships, what the widget shows her): her price, in her trial.
+    const annPrices = async () => (await w.member<MembershipPrice[]>('/memberships', { token: await w.signIn('ann@example.com') })).body;
+    expect(await annPrices()).toStrictEqual([{
+      id: annRecord!.id, currency: 'eur',
+      recurring: { amountCents: 1000, subTotalCents: 1000, taxCents: 0, interval: { count: 1, unit: 'month' } },
+      trialEndsAt: annJoined.membership.billingPeriodEnd,
+    }]);
 
     // Ann's trial ends: the renewal charges the old price.
     w.clock.set(Date.parse(annJoined.membership.billingPeriodEnd!) + 1);
     expect(await renew()).toMatchObject({ charged: 1, failed: 0, errors: 0 });
+    // Out of her trial, at the old price still.
+    expect(await annPrices()).toStrictEqual([{ id: annRecord!.id, currency: 'eur', recurring: { amountCents: 1000, subTotalCents: 1000, taxCents: 0, interval: { count: 1, unit: 'month' } } }]);
     expect((await invoices('ann@example.com')).map((i) => [i.description, i.totalCents, i.currency])).toEqual([['Monthly: renewal', 1000, 'eur']]);
 
     // Bob joins after the change: his offer and his renewal are at the new price.
@@ -581,6 +590,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
     w.clock.set(Date.parse(bobJoined.membership.billingPeriodEnd!) + 1);
     expect(await renew()).toMatchObject({ charged: 1, failed: 0, errors: 0 });
     expect((await invoices('bob@example.com')).map((i) => [i.description, i.totalCents])).toEqual([['Monthly: renewal', 1500]]);
+    expect((await w.member<MembershipPrice[]>('/memberships', { token: await w.signIn('bob@example.com') })).body.map((p) => p.recurring.amountCents)).toEqual([1500]);
     // Ann was charged once, at the old price, and her next period is still at it.
     expect((await invoices('ann@example.com')).map((i) => i.totalCents)).toEqual([1000]);
     // The same file again: nothing to change, and Ann's terms are untouched.

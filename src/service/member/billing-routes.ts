@@ -1,7 +1,8 @@
 /**
  * The member's plans and payments (issue 5's plan sign-up, memberships, invoices and payment
  * method screens): POST /memberships (plan sign-up, answering the `Service.conversion` detail),
- * POST /memberships/{id}/cancel, GET /invoices, GET and PUT /payment-method.
+ * GET /memberships (what the running ones cost), POST /memberships/{id}/cancel, GET /invoices,
+ * GET and PUT /payment-method.
  */
 import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
@@ -14,6 +15,7 @@ import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store
 import { readObject } from './body';
 import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
+import { membershipPrices } from './membership-prices';
 import { confirmPayNow, payNow } from './pay-now';
 import { findOpenPlan } from './plan-offers';
 import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readCard, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
@@ -98,6 +100,13 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
       throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the payment answered', 'intentId');
     }
     return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, body.intentId)), 200, NO_STORE);
+  });
+
+  // What the member's running subscriptions and instalment plans cost them (the price they joined at), and their trials.
+  app.get('/sites/:subdomain/memberships', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    return jsonResponse(await membershipPrices(store, site.id, member.id, clock()), 200, NO_STORE);
   });
 
   app.get('/sites/:subdomain/invoices', async (c) => {

@@ -20,7 +20,7 @@ export function methodsNotAllowed(app: MemberApp): void {
     '/sites/:subdomain/me/metadata': 'GET, PATCH, DELETE',
     '/sites/:subdomain/plans': 'GET',
     '/sites/:subdomain/plans/:publicId': 'GET',
-    '/sites/:subdomain/memberships': 'POST',
+    '/sites/:subdomain/memberships': 'GET, POST',
     '/sites/:subdomain/memberships/confirm': 'POST',
     '/sites/:subdomain/memberships/:id/cancel': 'POST',
     '/sites/:subdomain/invoices': 'GET',

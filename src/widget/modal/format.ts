@@ -1,5 +1,5 @@
 /** Money, dates and intervals in the site's language, by the browser's Intl: no tables here. */
-import type { PlanOffer } from '../../contract/member';
+import type { PlanOffer, RecurringPrice } from '../../contract/member';
 import type { Messages } from './messages';
 
 export function money(cents: number, currency: string, locale: string): string {
@@ -19,7 +19,7 @@ const monthName = (month: number, locale: string): string =>
   new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, month - 1, 1));
 
 /** "$12.00 / month", "$60.00 / 3 months" for each later charge: before tax, or with it (`taxed`). */
-export function perInterval(offer: PlanOffer, t: Messages, locale: string, taxed?: boolean): string {
+export function perInterval(offer: Pick<PlanOffer, 'currency'> & { recurring?: RecurringPrice }, t: Messages, locale: string, taxed?: boolean): string {
   const { count, unit } = offer.recurring!.interval;
   const per = count === 1 ? t.units[unit] : new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(count);
   return `${money(taxed ? offer.recurring!.amountCents : offer.recurring!.subTotalCents, offer.currency!, locale)} / ${per}`;

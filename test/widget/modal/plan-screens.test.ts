@@ -358,9 +358,13 @@ test('memberships (Ada): Community and Monthly with their dates as badges; "Canc
   const monthly = info.memberships.find((x) => x.publicPlanId === 'monthly')!;
   expect(monthly.billingPeriodEnd).toBeDefined();
   const items = () => [...modal().root.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim());
-  expect(items()).toEqual(['Community', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)}Cancel: Monthly`]);
+  // With what Monthly costs Ada (GET /memberships); Community is free and says nothing of a price.
+  expect(items()).toEqual(['Community', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)}$12.00 / monthCancel: Monthly`]);
   expect(modal().root.querySelector('li .badge.ok')!.textContent).toBe(`Renews on ${enDate(monthly.billingPeriodEnd!)}`);
   expect(m.q.queryByRole('button', { name: 'Cancel: Community' })).toBeNull();
+  // Cancel is never where the member lands: the header's Back button has the focus.
+  expect(m.root.activeElement).toBe(m.root.querySelector('header button'));
+  expect(m.root.activeElement).not.toBe(m.button('Cancel: Monthly'));
 
   // Asked first, in the card: what it means, and the two answers; "Keep it" changes nothing.
   m.button('Cancel: Monthly').click();
@@ -381,7 +385,7 @@ test('memberships (Ada): Community and Monthly with their dates as badges; "Canc
   // Nothing more is due: no date of a next charge (spec 2.7), the end date instead.
   expect(after.billingPeriodEnd).toBeUndefined();
   expect(after.cancelsOn).toBe(monthly.billingPeriodEnd);
-  expect(items()[1]).toBe(`Monthly Ends on ${enDate(after.cancelsOn!)}`);
+  expect(items()[1]).toBe(`Monthly Ends on ${enDate(after.cancelsOn!)}$12.00 / month`);
   expect(modal().root.querySelector('li .badge.warn')!.textContent).toBe(`Ends on ${enDate(after.cancelsOn!)}`);
   expect(modal().q.queryByRole('button', { name: /Cancel/ })).toBeNull();
   expect(modal().title).toBe('Your memberships');

@@ -241,6 +241,22 @@ test('a subscription with a 14-day trial and 20% tax: nothing due now, no tax ro
   expect(m.form().querySelector('[type=submit]')!.textContent).toBe('Start 14-day free trial');
 });
 
+test('a membership in its trial: Your memberships says when the trial ends and the price after it, not a renewal', async () => {
+  const h = await startAt(at('/member/plans/trial'), {
+    member: GRACE,
+    beforeStart: (started) => addPlan(started, { publicId: 'trial', name: 'Trial', type: 'subscription', billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 14, taxPercentage: 20 } }),
+  });
+  const m = await waitForScreen('Trial');
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await waitFor(() => expect(modal().root.querySelector('.notice')).not.toBeNull());
+  const trial = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'trial')!;
+  await h.service.open('/member/memberships');
+  const list = await waitForScreen('Your memberships');
+  await waitFor(() => expect(list.root.querySelector('li .badge')?.textContent).toBe(`Trial ends ${enDate(trial.billingPeriodEnd!)}, then ${usd(1200 + taxOf(1200, 20))} / month`));
+  expect(dialogText()).not.toContain('Renews on');
+});
+
 test('Monthly ($12, no fee, no tax): .price "$12.00 / month", only "Due now: $12.00" and the "Then" line', async () => {
   await svcopen('/member/plans/monthly', GRACE);
   const m = await waitForScreen('Monthly');

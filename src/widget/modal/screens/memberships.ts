@@ -1,21 +1,29 @@
-import type { Membership } from '../../../contract/member';
-import { date } from '../format';
+import type { Membership, MembershipPrice } from '../../../contract/member';
+import { date, perInterval } from '../format';
 import { errorText, forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
 import { seePlans } from './menu-links';
 
 /**
- * The member's memberships as cards, each with its state as a badge (renews, ends, expires); a
+ * The member's memberships as cards, each with its state as a badge (renews, ends, expires, a
+ * trial's end and the price after it) and what it costs them (GET /memberships); a
  * running subscription can be cancelled at period end, after the member said yes to what that
  * means. A failure to cancel is said in the card.
  */
-export const membershipsScreen: Screen = forMember((ctx, member) => {
+export const membershipsScreen: Screen = forMember(async (ctx, member) => {
   const { doc, t, config, host } = ctx;
+  const { locale } = config;
+  // What each running subscription or instalment plan costs this member (the price they joined
+  // at), and its trial; without it the cards still show their dates.
+  const prices = new Map((await host.call<MembershipPrice[]>('GET', '/memberships').catch(() => [])).map((p) => [p.id, p]));
   const badge = (m: Membership) => {
-    const [cls, text] = m.cancelsOn ? ['warn', t.cancelsOn(date(m.cancelsOn, config.locale))]
-      : m.expiresOn ? ['warn', t.expiresOn(date(m.expiresOn, config.locale))]
-        : m.billingPeriodEnd ? ['ok', t.renewsOn(date(m.billingPeriodEnd, config.locale))]
-          : [];
+    const price = prices.get(m.id);
+    // A trial's end is the first charge, not a renewal.
+    const [cls, text] = m.cancelsOn ? ['warn', t.cancelsOn(date(m.cancelsOn, locale))]
+      : m.expiresOn ? ['warn', t.expiresOn(date(m.expiresOn, locale))]
+        : price?.trialEndsAt ? ['ok', t.trialThen(perInterval(price, t, locale, true), date(price.trialEndsAt, locale))]
+          : m.billingPeriodEnd ? ['ok', t.renewsOn(date(m.billingPeriodEnd, locale))]
+            : [];
     return text ? el(doc, 'span', { class: `badge ${cls}` }, text) : null;
   };
   const items = member.memberships
@@ -43,7 +51,7 @@ export const membershipsScreen: Screen = forMember((ctx, member) => {
         });
         // The safe choice has the focus: Enter pressed once too often keeps the plan.
         const keep = button(t.keep, '', offerCancel);
-        actions.replaceChildren(el(doc, 'p', { role: 'alert' }, t.cancelAsk(m.name, date(m.billingPeriodEnd!, config.locale))), yes, keep);
+        actions.replaceChildren(el(doc, 'p', { role: 'alert' }, t.cancelAsk(m.name, date(m.billingPeriodEnd!, locale))), yes, keep);
         keep.focus();
       };
       if (cancellable) offerCancel();
@@ -54,7 +62,11 @@ export const membershipsScreen: Screen = forMember((ctx, member) => {
         update.addEventListener('click', () => ctx.show(ctx.screens.paymentMethod, membershipsScreen));
         failed = el(doc, 'p', { role: 'alert', class: 'field-error' }, `${t.paymentFailed} `, update);
       }
-      return el(doc, 'li', {}, el(doc, 'h3', {}, m.name), ' ', badge(m), failed, cancellable ? actions : null);
+      const price = prices.get(m.id);
+      return el(doc, 'li', {}, el(doc, 'h3', {}, m.name), ' ', badge(m), price && !price.trialEndsAt ? el(doc, 'p', { class: 'terms' }, perInterval(price, t, locale, true)) : null, failed, cancellable ? actions : null);
     });
   render(ctx, t.memberships, ...(items.length > 0 ? [el(doc, 'ul', { class: 'cards' }, ...items)] : [el(doc, 'p', {}, t.noMemberships), seePlans(ctx, membershipsScreen)]));
+  // Cancel is never the control a member lands on: the header's first button is then.
+  const root = ctx.dialog._root;
+  if (root.activeElement?.matches('.actions button')) root.querySelector<HTMLElement>('header button')!.focus();
 });
