@@ -44,7 +44,7 @@ const plugins = (nameCache) => [
   // name in the chunk that makes a dialog and in the chunks that draw into it. No `module: true`:
   // the plugin sets it for the ESM outputs only; on the IIFE it would let terser treat the
   // bundle's top level as module scope.
-  terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: /^_/ } }, ...(nameCache ? { nameCache } : {}) }),
+  terser({ ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: /^_/ } }, ...(nameCache ? { nameCache } : {}) }),
 ];
 
 export default [
