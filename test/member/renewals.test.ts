@@ -138,7 +138,8 @@ forEachStore((fresh) => {
       chargeId: expect.stringMatching(/^ch_test_/), invoiceId: expect.stringMatching(/^in_test_/),
     });
     expect((await invoices(ctx)).map((i) => [i.id, i.description, i.status, i.totalCents])).toEqual([
-      [failure!.details.invoiceId, 'Trial monthly: renewal', 'failed', 1200],
+      // The charge that ends the trial is its first payment, not a renewal.
+      [failure!.details.invoiceId, 'Trial monthly: first payment', 'failed', 1200],
     ]);
   });
 

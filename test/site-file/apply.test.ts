@@ -575,12 +575,12 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
       trialEndsAt: annJoined.membership.billingPeriodEnd,
     }]);
 
-    // Ann's trial ends: the renewal charges the old price.
+    // Ann's trial ends: its first payment (no renewal: the trial renews nothing) is at the old price.
     w.clock.set(Date.parse(annJoined.membership.billingPeriodEnd!) + 1);
     expect(await renew()).toMatchObject({ charged: 1, failed: 0, errors: 0 });
     // Out of her trial, at the old price still.
     expect(await annPrices()).toStrictEqual([{ id: annRecord!.id, currency: 'eur', recurring: { amountCents: 1000, subTotalCents: 1000, taxCents: 0, interval: { count: 1, unit: 'month' } } }]);
-    expect((await invoices('ann@example.com')).map((i) => [i.description, i.totalCents, i.currency])).toEqual([['Monthly: renewal', 1000, 'eur']]);
+    expect((await invoices('ann@example.com')).map((i) => [i.description, i.totalCents, i.currency])).toEqual([['Monthly: first payment', 1000, 'eur']]);
 
     // Bob joins after the change: his offer and his renewal are at the new price.
     const offer = await w.member(`/plans/${annJoined.membership.publicPlanId}`);
@@ -589,7 +589,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
     const bobJoined = await w.join(bob.token, 'monthly', GOOD_CARD);
     w.clock.set(Date.parse(bobJoined.membership.billingPeriodEnd!) + 1);
     expect(await renew()).toMatchObject({ charged: 1, failed: 0, errors: 0 });
-    expect((await invoices('bob@example.com')).map((i) => [i.description, i.totalCents])).toEqual([['Monthly: renewal', 1500]]);
+    expect((await invoices('bob@example.com')).map((i) => [i.description, i.totalCents])).toEqual([['Monthly: first payment', 1500]]);
     expect((await w.member<MembershipPrice[]>('/memberships', { token: await w.signIn('bob@example.com') })).body.map((p) => p.recurring.amountCents)).toEqual([1500]);
     // Ann was charged once, at the old price, and her next period is still at it.
     expect((await invoices('ann@example.com')).map((i) => i.totalCents)).toEqual([1000]);

@@ -42,6 +42,11 @@ export function newMembershipTerms(plan: PlanRecord, now: EpochMs): MembershipTe
   return terms;
 }
 
+/** True while a membership is in its trial: the charge due is its first, at the trial's end (none made yet). */
+export function inTrial(billing: MultiPaymentBilling | SubscriptionBilling, m: Pick<MembershipTerms, 'createdAt' | 'billingPeriodEnd' | 'paymentsMade'>): boolean {
+  return !!billing.trialPeriodDays && m.billingPeriodEnd === firstChargeAt(billing, m.createdAt) && !m.paymentsMade;
+}
+
 /** When the first recurring charge is taken: at the end of the trial, else at sign-up. */
 export function firstChargeAt(billing: MultiPaymentBilling | SubscriptionBilling, signedUpAt: EpochMs): EpochMs {
   return billing.trialPeriodDays ? addInterval(signedUpAt, billing.trialPeriodDays, 'day') : signedUpAt;

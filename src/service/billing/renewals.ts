@@ -33,7 +33,7 @@ import type { MemberRecord, MembershipPatch, MembershipRecord, NewInvoice, Payme
 import type { Store } from '../store/store';
 import { formatMoney } from './money';
 import { ENDING_NOTICE_MS, endingSoonMails, paymentFailedMails, receiptMails } from './notices';
-import { advanceMultiPayment, membershipStatus, renewSubscription, type MembershipTerms } from './membership-terms';
+import { advanceMultiPayment, inTrial, membershipStatus, renewSubscription, type MembershipTerms } from './membership-terms';
 import { quotePlan } from './quote';
 
 export const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -418,9 +418,12 @@ export async function recordCharge(
   }
 }
 
-/** "Monthly: renewal" or "Course in three payments: payment 2 of 3" (the seed's invoices say the same). */
-export function chargeDescription(plan: RecurringPlan, membership: Pick<MembershipRecord, 'paymentsMade'>): string {
-  if (plan.type === 'subscription') return `${plan.name}: renewal`;
+/**
+ * "Monthly: renewal", "Monthly: first payment" (the charge that ends a trial renews nothing), or
+ * "Course in three payments: payment 2 of 3" (the seed's invoices say the same).
+ */
+export function chargeDescription(plan: RecurringPlan, membership: Pick<MembershipRecord, 'paymentsMade' | 'createdAt' | 'billingPeriodEnd'>): string {
+  if (plan.type === 'subscription') return `${plan.name}: ${inTrial(plan.billing, membership) ? 'first payment' : 'renewal'}`;
   return `${plan.name}: payment ${(membership.paymentsMade ?? 0) + 1} of ${plan.billing.paymentCountRequired}`;
 }
 

@@ -5,7 +5,7 @@
  * still in its trial (its first period: the charge due is the first one).
  */
 import type { MembershipPrice } from '../../contract/member';
-import { firstChargeAt, membershipStatus } from '../billing/membership-terms';
+import { inTrial, membershipStatus } from '../billing/membership-terms';
 import { quotePlan } from '../billing/quote';
 import type { EpochMs, MembershipRecord, PlanRecord } from '../store/records';
 import type { Store } from '../store/store';
@@ -29,11 +29,10 @@ function priceOf(m: MembershipRecord, plan: PlanRecord | undefined): MembershipP
   const billing = (m.billing ?? plan.billing) as typeof plan.billing;
   const { currency, recurring } = quotePlan({ ...plan, billing } as PlanRecord, m.createdAt);
   if (!currency || !recurring) return undefined;
-  const inTrial = !!billing.trialPeriodDays && m.billingPeriodEnd === firstChargeAt(billing, m.createdAt) && !m.paymentsMade;
   return {
     id: m.id,
     currency,
     recurring: { amountCents: recurring.amountCents, subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, interval: recurring.interval },
-    ...(inTrial && { trialEndsAt: new Date(m.billingPeriodEnd!).toISOString() }),
+    ...(inTrial(billing, m) && { trialEndsAt: new Date(m.billingPeriodEnd!).toISOString() }),
   };
 }

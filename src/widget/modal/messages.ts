@@ -76,6 +76,8 @@ export interface Messages {
   expiresOn: (date: string) => string;
   invoices: string;
   noInvoices: string;
+  /** No invoice yet during a trial: when the first one comes. */
+  firstInvoice: (plan: string, date: string) => string;
   /** Empty states' next step: to the plans. */
   seePlans: string;
   paymentFailed: string;
@@ -141,6 +143,7 @@ export type AccountWord =
   | 'editAccount'
   | 'expiresOn'
   | 'failed'
+  | 'firstInvoice'
   | 'invoiceColumns'
   | 'invoices'
   | 'keep'

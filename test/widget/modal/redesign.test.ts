@@ -255,6 +255,10 @@ test('a membership in its trial: Your memberships says when the trial ends and t
   const list = await waitForScreen('Your memberships');
   await waitFor(() => expect(list.root.querySelector('li .badge')?.textContent).toBe(`Trial ends ${enDate(trial.billingPeriodEnd!)}, then ${usd(1200 + taxOf(1200, 20))} / month`));
   expect(dialogText()).not.toContain('Renews on');
+  // Invoices: none yet, and why.
+  await h.service.open('/member/invoices');
+  await waitForScreen('Invoices');
+  await waitFor(() => expect(dialogText()).toContain(`No invoices yet.Your Trial trial ends ${enDate(trial.billingPeriodEnd!)}; its first invoice comes then.`));
 });
 
 test('Monthly ($12, no fee, no tax): .price "$12.00 / month", only "Due now: $12.00" and the "Then" line', async () => {

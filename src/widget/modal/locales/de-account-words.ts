@@ -16,6 +16,7 @@ export const deAccount: AccountWords = {
   renewsOn: (date) => `Verlängert sich am ${date}`,
   expiresOn: (date) => `Läuft ab am ${date}`,
   invoices: 'Rechnungen',
+  firstInvoice: (plan, date) => `Ihre Testphase für ${plan} endet am ${date}; die erste Rechnung folgt dann.`,
   noInvoices: 'Noch keine Rechnungen.',
   paymentFailed: 'Die letzte Zahlung ist fehlgeschlagen; sie wird in einem Tag erneut versucht.',
   updateCard: 'Andere Karte verwenden',

@@ -16,6 +16,7 @@ export const enAccount: AccountWords = {
   renewsOn: (date) => `Renews on ${date}`,
   expiresOn: (date) => `Expires on ${date}`,
   invoices: 'Invoices',
+  firstInvoice: (plan, date) => `Your ${plan} trial ends ${date}; its first invoice comes then.`,
   noInvoices: 'No invoices yet.',
   paymentFailed: 'The last payment failed; it is tried again in a day.',
   updateCard: 'Use another card',
