@@ -64,7 +64,7 @@ ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
 .plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans button{margin-top:auto}
 @media (min-width:480px){dialog:has(.plans>li+li){width:min(56rem,calc(100vw - 1rem))}}
 .row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
-.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
+.actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}:is(.actions,form)+p{margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
 .button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}
 video,audio,time{display:block;width:100%}
 table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.5rem .5rem .5rem 0;border-bottom:1px solid var(--d)}`;

@@ -320,6 +320,55 @@ async function openScreen({ page, network }: Prepared, c: Case, fresh: boolean):
 }
 
 /**
+ * What overlaps in the dialog as drawn: each pair of controls (buttons, links, fields) and lines
+ * of text (paragraphs, labels, headings, badges) whose boxes intersect by more than half a pixel,
+ * neither holding the other; a control counts 2 px larger all round, so two that touch overlap.
+ * The form's submit button counts with the ring of background colour its box shadow paints
+ * around it (.75 rem), which hides what it covers, unless it is stuck to the dialog's bottom edge
+ * (a long form scrolling beneath it: what sticky is for). Each as "a ~ b", by tag and text.
+ */
+function overlaps(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.querySelector('[data-svc-modal]')!.shadowRoot!;
+    const dialog = root.querySelector('dialog')!;
+    const edge = dialog.getBoundingClientRect();
+    const nodes = [...dialog.querySelectorAll<HTMLElement>('button,a[href],input,select,textarea,p,label,h2,h3,.badge')].filter((n) => {
+      const r = n.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && r.bottom > edge.top && r.top < edge.bottom;
+    });
+    // A sticky submit button stuck to the bottom edge is where a static one would not be.
+    const stuck = (n: HTMLElement) => {
+      const drawn = n.getBoundingClientRect().top;
+      n.style.position = 'static';
+      const own = n.getBoundingClientRect().top;
+      n.style.position = '';
+      return Math.abs(drawn - own) > 0.5;
+    };
+    const floating = new Set(nodes.filter((n) => n.matches('form>[type=submit]') && stuck(n)));
+    const boxOf = (n: HTMLElement) => {
+      const r = n.getBoundingClientRect();
+      // The submit's shadow ring; 2 px around any other control, so controls that touch count too.
+      // (A menu's rows touch by design: one list, a divider between rows.)
+      const ring = n.matches('form>[type=submit]') ? parseFloat(getComputedStyle(n).fontSize) * 0.75 : n.matches(':is(button,a[href],input,select,textarea):not(.menu *)') ? 2 : 0;
+      return { left: r.left - ring, right: r.right + ring, top: r.top - ring, bottom: r.bottom + ring };
+    };
+    const name = (n: HTMLElement) => `${n.tagName.toLowerCase()} "${(n.textContent || n.getAttribute('name') || '').trim().slice(0, 30)}"`;
+    const found: string[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      for (let j = i + 1; j < nodes.length; j++) {
+        const [a, b] = [nodes[i]!, nodes[j]!];
+        if (a.contains(b) || b.contains(a) || floating.has(a) || floating.has(b)) continue;
+        // A label and its own field or the text beside its checkbox are one control.
+        if (a.closest('label') === b.closest('label') && a.closest('label')) continue;
+        const [x, y] = [boxOf(a), boxOf(b)];
+        if (Math.min(x.right, y.right) - Math.max(x.left, y.left) > 0.5 && Math.min(x.bottom, y.bottom) - Math.max(x.top, y.top) > 0.5) found.push(`${name(a)} ~ ${name(b)}`);
+      }
+    }
+    return found;
+  });
+}
+
+/**
  * axe-core on the open modal: its host and, through it, the open shadow root, as
  * accessibility.test.ts runs it. axe judges the colours of text it can see only: text scrolled out
  * of a scrolling dialog is skipped, text under a sticky part (the submit button) is "incomplete".
@@ -502,6 +551,8 @@ export function screensGallery(lookName: string): void {
       const page = await openCase(index, context);
       await page.page.bringToFront(); // in case the next page came after openCase
       await page.page.screenshot({ path: join(SCREENS_DIR, file) });
+      // Every control and line of text clear of every other, the submit button's shadow included (issue 29).
+      expect(await overlaps(page.page), `overlapping in ${file} (svcopen=${screen.path})`).toEqual([]);
       if (!viewport.axe) return;
       const { violations, incomplete } = await axeResults(page.page);
       const where = { look: look.name, scheme, width: viewport.width, state: loggedIn ? ('in' as const) : ('out' as const), screen: screen.slug, path: screen.path };
