@@ -1,7 +1,6 @@
 import type { MailSentResponse, MemberInfo, SignupFieldValue } from '../../../contract/member';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
-import { codeField, codeOf } from './code';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
 
@@ -58,10 +57,14 @@ export const emailChangeScreen: Screen = forMember((ctx, member) => {
   render(ctx, t.changeEmail, form);
 });
 
-/** The code mailed to the new address (POST /me/email/confirm); then the account, which shows it. */
+/**
+ * The code mailed to the new address (POST /me/email/confirm); then the account, which shows it.
+ * The code's field is logging in's (a chunk the account's screens download only when it is needed).
+ */
 const emailCodeScreen = (email: string): Screen =>
-  forMember((ctx) => {
+  forMember(async (ctx) => {
     const { doc, t } = ctx;
+    const { codeField, codeOf } = await import('./code');
     const form = actionForm(ctx, t.save, [codeField(ctx)], async (f) => {
       await ctx.host.call('POST', '/me/email/confirm', { code: codeOf(f) });
       await done(ctx);
