@@ -301,6 +301,11 @@ forEachStore((fresh) => {
     expect(await prices(token)).toStrictEqual([
       { id: membership.id, currency: 'usd', recurring: { amountCents: 1200, subTotalCents: 1200, taxCents: 0, interval: { count: 1, unit: 'month' } }, trialEndsAt: membership.billingPeriodEnd },
     ]);
+    // An instalment plan is listed while an instalment is to come, and no longer once it is paid off.
+    const course = (await jsonOf<ConversionDetail>(await joinWith(ctx, token, 'course3', GOOD), 201)).membership;
+    expect((await prices(token)).map((p) => [p.id, p.recurring.amountCents])).toEqual([[membership.id, 1200], [course.id, 6000]]);
+    await ctx.store.updateMembership(ctx.demo.site.id, course.id, { paymentsMade: 3, billingPeriodEnd: null });
+    expect((await prices(token)).map((p) => p.id)).toEqual([membership.id]);
     await expectError(await ctx.request(`${BASE}/memberships`), 401, 'unauthenticated');
   });
 

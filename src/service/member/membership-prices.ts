@@ -12,7 +12,8 @@ import type { Store } from '../store/store';
 
 export async function membershipPrices(store: Store, siteId: number, memberId: number, now: EpochMs): Promise<MembershipPrice[]> {
   const memberships = (await store.listMembershipsOfMember(siteId, memberId)).filter(
-    (m) => (m.type === 'subscription' || m.type === 'multiPayment') && membershipStatus(m, now) === 'active',
+    // Only while a charge is still to come: an instalment plan paid off has nothing more to cost.
+    (m) => (m.type === 'subscription' || m.type === 'multiPayment') && membershipStatus(m, now) === 'active' && m.billingPeriodEnd !== undefined,
   );
   const plans = new Map<number, PlanRecord | undefined>();
   const prices: MembershipPrice[] = [];
