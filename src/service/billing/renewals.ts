@@ -262,6 +262,13 @@ export async function underClaim<T>(
   }
 }
 
+/**
+ * The plan as a membership pays it: with the billing it joined under when the plan's has changed
+ * since (a price change reaches new members only; records.ts `MembershipRecord.billing`).
+ */
+export const asJoined = <P extends RecurringPlan>(plan: P, membership: Pick<MembershipRecord, 'billing'>): P =>
+  membership.billing ? ({ ...plan, billing: membership.billing } as P) : plan;
+
 /** A due membership's charge: what it is for, from whom, and which attempt this is. */
 export interface DueCharge {
   plan: RecurringPlan;
@@ -288,8 +295,7 @@ export async function dueCharge(deps: RenewalDeps, site: SiteRecord, membership:
   const now = clock();
   const current = await store.getPlan(site.id, membership.planId);
   if (!current || (current.type !== 'subscription' && current.type !== 'multiPayment')) return undefined;
-  // The member pays what they joined under: a price changed since then reaches new members only.
-  const plan = membership.billing ? ({ ...current, billing: membership.billing } as typeof current) : current;
+  const plan = asJoined(current, membership);
   const member = await store.getMember(site.id, membership.memberId);
   if (!member?.processorCustomerId) return undefined; // never paid here (chargeOverdue reaches such members too)
   const dueAt = membership.billingPeriodEnd!;

@@ -7,6 +7,7 @@
 import type { MembershipPrice } from '../../contract/member';
 import { inTrial, membershipStatus } from '../billing/membership-terms';
 import { quotePlan } from '../billing/quote';
+import { asJoined } from '../billing/renewals';
 import type { EpochMs, MembershipRecord, PlanRecord } from '../store/records';
 import type { Store } from '../store/store';
 
@@ -27,13 +28,13 @@ export async function membershipPrices(store: Store, siteId: number, memberId: n
 
 function priceOf(m: MembershipRecord, plan: PlanRecord | undefined): MembershipPrice | undefined {
   if (plan?.type !== 'subscription' && plan?.type !== 'multiPayment') return undefined;
-  const billing = (m.billing ?? plan.billing) as typeof plan.billing;
-  const { currency, recurring } = quotePlan({ ...plan, billing } as PlanRecord, m.createdAt);
+  const joined = asJoined(plan, m);
+  const { currency, recurring } = quotePlan(joined, m.createdAt);
   if (!currency || !recurring) return undefined;
   return {
     id: m.id,
     currency,
     recurring: { amountCents: recurring.amountCents, subTotalCents: recurring.subTotalCents, taxCents: recurring.taxCents, interval: recurring.interval },
-    ...(inTrial(billing, m) && { trialEndsAt: new Date(m.billingPeriodEnd!).toISOString() }),
+    ...(inTrial(joined.billing, m) && { trialEndsAt: new Date(m.billingPeriodEnd!).toISOString() }),
   };
 }

@@ -16,8 +16,7 @@ export const membershipsScreen: Screen = forMember(async (ctx, member) => {
   // What each running subscription or instalment plan costs this member (the price they joined
   // at), and its trial; without it the cards still show their dates.
   const prices = new Map((await host.call<MembershipPrice[]>('GET', '/memberships').catch(() => [])).map((p) => [p.id, p]));
-  const badge = (m: Membership) => {
-    const price = prices.get(m.id);
+  const badge = (m: Membership, price: MembershipPrice | undefined) => {
     // A trial's end is the first charge, not a renewal.
     const [cls, text] = m.cancelsOn ? ['warn', t.cancelsOn(date(m.cancelsOn, locale))]
       : m.expiresOn ? ['warn', t.expiresOn(date(m.expiresOn, locale))]
@@ -63,7 +62,7 @@ export const membershipsScreen: Screen = forMember(async (ctx, member) => {
         failed = el(doc, 'p', { role: 'alert', class: 'field-error' }, `${t.paymentFailed} `, update);
       }
       const price = prices.get(m.id);
-      return el(doc, 'li', {}, el(doc, 'h3', {}, m.name), ' ', badge(m), price && !price.trialEndsAt ? el(doc, 'p', { class: 'terms' }, perInterval(price, t, locale, true)) : null, failed, cancellable ? actions : null);
+      return el(doc, 'li', {}, el(doc, 'h3', {}, m.name), ' ', badge(m, price), price && !price.trialEndsAt ? el(doc, 'p', { class: 'terms' }, perInterval(price, t, locale, true)) : null, failed, cancellable ? actions : null);
     });
   render(ctx, t.memberships, ...(items.length > 0 ? [el(doc, 'ul', { class: 'cards' }, ...items)] : [el(doc, 'p', {}, t.noMemberships), seePlans(ctx, membershipsScreen)]));
   // Cancel is never the control a member lands on: the header's first button is then.
