@@ -110,7 +110,9 @@ forEachStore((_name, newStore) => {
             }
           }
         }),
-        { numRuns: RUNS },
+        // The random runs reach a 403 (a key of the site whose Admin API is off) only now and
+        // then: 300 ran without one on a clean clone. That key at /members is always among them.
+        { numRuns: RUNS, examples: [[[ROUTES.find((r) => r.name === '/members')!, planIds[0]!, `Bearer ${fx.keys.closed}`, undefined, undefined]]] },
       ),
     );
     for (const status of [200, 400, 401, 403, 404]) expect(statuses).toContain(status);
