@@ -190,12 +190,17 @@ browserTest('the screens come in groups: logging in downloads its group, the acc
   expect(account.some(inGroup('en-account-words')), account.join(', ')).toBe(true);
   expect(account.some(inGroup('join'))).toBe(false);
 
-  // Another screen of the group, and the same again: nothing more to download.
+  // Another of the account's screens: its own chunk, not the account's words again; then the two
+  // screens again: nothing more to download.
   const before = scripts.length;
   await raw.evaluate(() => window.Service.open('/member/invoices'));
   await raw.getByRole('dialog', { name: 'Invoices' }).waitFor({ state: 'visible', timeout: 5_000 });
+  expect(scripts.slice(before).filter((name) => !name.startsWith('widgets-modal-invoices-'))).toEqual([]);
+  const after = scripts.length;
   await raw.evaluate(() => window.Service.open('/member/account'));
   await raw.getByRole('dialog', { name: 'Your account' }).waitFor({ state: 'visible', timeout: 5_000 });
-  expect(scripts.length).toBe(before);
+  await raw.evaluate(() => window.Service.open('/member/invoices'));
+  await raw.getByRole('dialog', { name: 'Invoices' }).waitFor({ state: 'visible', timeout: 5_000 });
+  expect(scripts.length).toBe(after);
   expect(page.log.filter((line) => line.startsWith('pageerror:') || line.startsWith('console.error:'))).toEqual([]);
 });

@@ -49,12 +49,12 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   // The base: the entry and what it imports at once; no group among them (an import of a
   // screen instead of its wrapper in screen-chunks.ts would pull its group in).
   expect(base[0]).toBe(file);
-  const GROUPS = ['account', 'content', 'join', 'links', 'saved-card', 'sign-in'];
+  const GROUPS = ['account', 'account-forms', 'content', 'invoices', 'join', 'links', 'memberships', 'plans', 'saved-card', 'sign-in'];
   expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
   expect(names).toEqual(GROUPS);
   // The account's words, and protected content's, come with their screens (src/widget/modal/locales/*-<group>-words.ts).
-  for (const [group, words] of [['account', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in']]) {
+  for (const [group, words] of [['account', 'account'], ['account-forms', 'account'], ['memberships', 'account'], ['invoices', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in']]) {
     const screens = groups.get([...groups.keys()].find((key) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(key))!)!;
     expect(screens.some((name) => name.includes(`-${words}-words-`)), group).toBe(true);
   }

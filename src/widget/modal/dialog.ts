@@ -22,7 +22,9 @@ const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex=
  * Below 480 px the dialog is a full-height sheet; a form's submit button stays in view as the
  * form scrolls; motion only when the member's system allows it, and never a fade: the dialog is
  * opaque from its first frame (nothing of the page shows through after the loading dialog, and
- * contrast checks never meet a half-transparent screen).
+ * contrast checks never meet a half-transparent screen). What only one group of screens draws
+ * (the account's menu, the invoices' table) comes with that group (`_addStyle`), not here: every
+ * screen's download carries this sheet (decision 0034).
  */
 const STYLE = `
 dialog{--d:color-mix(in srgb,var(--t) 16%,var(--b));--m:color-mix(in srgb,var(--t) 72%,var(--b));box-sizing:border-box;width:min(28rem,calc(100vw - 1rem));max-height:calc(100vh - 1rem);overflow:auto;padding:0 1.5rem 1.5rem;border:0;border-radius:var(--r);font:16px/1.5 var(--f);color:var(--t);background:var(--b);overflow-wrap:break-word}
@@ -54,11 +56,6 @@ form>[type=submit]{position:sticky;bottom:-.75rem;box-shadow:0 0 0 .75rem var(--
 a,.link{color:var(--link,var(--a))}
 .link{min-height:0;border:0;text-decoration:underline;padding:0}
 ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
-.menu li{border-bottom:1px solid var(--d)}
-.menu button{display:flex;width:100%;justify-content:space-between;align-items:center;padding:.75rem .25rem;text-decoration:none;color:inherit}
-.menu button:after{content:"";width:.4em;height:.4em;border:solid var(--m);border-width:2px 2px 0 0;rotate:45deg}
-.who{display:flex;gap:.75rem;align-items:center;margin-top:.5rem;overflow-wrap:anywhere}
-.avatar{flex:none;display:grid;place-items:center;width:3rem;height:3rem;border-radius:50%;background:var(--a);color:var(--on-a,#fff)}
 .cards>li,.summary{display:grid;gap:.5rem;margin-bottom:.75rem;padding:1rem;border:1px solid var(--d);border-radius:var(--r)}
 .price{font-size:1.25rem;font-weight:700}
 .plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans button{margin-top:auto}
@@ -66,8 +63,7 @@ ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
 .row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}:is(.actions,form)+p{margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
 .button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}
-video,audio,time{display:block;width:100%}
-table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.5rem .5rem .5rem 0;border-bottom:1px solid var(--d)}`;
+video,audio,time{display:block;width:100%}`;
 
 export interface Dialog {
   /** The shadow root: screens draw into `_body`, tests and drivers may query all of it. */
@@ -76,6 +72,8 @@ export interface Dialog {
   _setTitle(text: string): void;
   /** Shows the header's back button, which calls `back`; none without it. */
   _setBack(back?: () => void): void;
+  /** Adds rules a group of screens brings (its chunk's own look) to the sheet; once each. */
+  _addStyle(rules: string): void;
   /** The site's theme and words, once GET /config has answered (the dialog opens before). */
   _site(theme: SiteTheme | undefined, closeLabel: string, backLabel: string): void;
   /** Moves focus to the body's first form field, else its first control, else the Close button. */
@@ -166,8 +164,12 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
 
   (doc.body ?? doc.documentElement).appendChild(host);
   dialog.showModal();
+  const extra = new Set<string>();
+  let siteRules = '';
+  const draw = () => void (style.textContent = siteRules + STYLE + [...extra].join(''));
   const site = (given: SiteTheme | undefined, close: string, back: string) => {
-    style.textContent = themeRules(given) + STYLE;
+    siteRules = themeRules(given);
+    draw();
     fitAccent(dialog);
     closeButton.textContent = close;
     backButton.textContent = back;
@@ -180,6 +182,11 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
     _setBack(to) {
       back = to;
       backButton.hidden = !to;
+    },
+    _addStyle(rules) {
+      if (extra.has(rules)) return;
+      extra.add(rules);
+      draw();
     },
     _site: site,
     _focusFirst() {

@@ -117,3 +117,18 @@ test('one GET /config serves the screen and, later, the page’s checkbox labels
   await waitFor(() => expect(document.getElementById('terms')!.textContent).toBe('Yes'));
   expect(h.requests('GET', '/config')).toBe(1);
 });
+
+test('the account’s menu and the invoices’ table bring their own rules: a screen that draws neither downloads neither', async () => {
+  const h = await svcopen('/member/account/edit', ADA);
+  await waitForScreen('Edit your details');
+  const sheet = () => modal().root.querySelector('style')!.textContent!;
+  expect(sheet()).not.toContain('.menu');
+  expect(sheet()).not.toContain('table{');
+  h.service.open('/member/account');
+  await waitForScreen('Your account');
+  expect(sheet()).toContain('.menu button');
+  expect(sheet()).toContain('.avatar');
+  h.service.open('/member/invoices');
+  await waitForScreen('Invoices');
+  expect(sheet()).toContain('table{');
+});

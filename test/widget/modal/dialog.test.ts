@@ -134,3 +134,15 @@ test('the site’s theme and words arrive after the dialog opened: the style and
   expect(dialog._root.querySelector('style')!.textContent).toContain('#0f766e');
   expect([...dialog._root.querySelectorAll('button.icon')].map((b) => b.textContent)).toEqual(['Zurück', 'Schließen']);
 });
+
+test('a group of screens adds its own rules once, and they outlive the site’s theme arriving', () => {
+  const { dialog } = open();
+  const sheet = () => dialog._root.querySelector('style')!.textContent!;
+  expect(sheet()).not.toContain('.menu');
+  dialog._addStyle('.menu li{color:red}');
+  dialog._addStyle('.menu li{color:red}');
+  expect(sheet().split('.menu li{color:red}')).toHaveLength(2);
+  dialog._site({ accent: '#0f766e' }, 'Close', 'Back');
+  expect(sheet()).toContain('#0f766e');
+  expect(sheet()).toContain('.menu li{color:red}');
+});

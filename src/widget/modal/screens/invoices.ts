@@ -5,6 +5,9 @@ import { el } from '../ui';
 import { seePlans } from './menu-links';
 
 /** The member's invoices, newest first, failed attempts included, each with its status as a badge. */
+/** The invoices' table: drawn by this screen alone (Dialog._addStyle). */
+const TABLE_STYLE = 'table{width:100%;border-collapse:collapse;font-size:.875rem}th,td{text-align:start;vertical-align:top;padding:.5rem .5rem .5rem 0;border-bottom:1px solid var(--d)}';
+
 export const invoicesScreen: Screen = forMember(async (ctx, member) => {
   const { doc, t, config, host } = ctx;
   const invoices = await host.call<InvoiceSummary[]>('GET', '/invoices');
@@ -22,5 +25,6 @@ export const invoicesScreen: Screen = forMember(async (ctx, member) => {
   );
   // Column headers, so a screen reader names each cell ("Amount: $12.00"), not only reads it.
   const head = el(doc, 'thead', {}, el(doc, 'tr', {}, ...t.invoiceColumns.map((name) => el(doc, 'th', { scope: 'col' }, name))));
+  ctx.dialog._addStyle(TABLE_STYLE);
   render(ctx, t.invoices, ...(rows.length > 0 ? [el(doc, 'table', {}, head, el(doc, 'tbody', {}, ...rows))] : [el(doc, 'p', {}, t.noInvoices), trialName ? el(doc, 'p', { class: 'muted' }, t.firstInvoice(trialName, date(trial.trialEndsAt!, config.locale))) : null, seePlans(ctx, invoicesScreen)]));
 });

@@ -39,3 +39,7 @@ export function screenButton(ctx: ScreenContext, label: string, to: () => Screen
   button.addEventListener('click', () => ctx.show(to(), from));
   return button;
 }
+
+/** "Already a member? Log in", then `next`. */
+export const haveAccount = (ctx: ScreenContext, next?: Screen): HTMLElement =>
+  el(ctx.doc, 'p', {}, `${ctx.t.haveAccount} `, screenButton(ctx, ctx.t.logIn, () => ctx.screens.login(next)));

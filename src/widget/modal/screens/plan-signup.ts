@@ -5,8 +5,8 @@ import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
 import { el } from '../ui';
 import { actionForm, valueOf } from './form';
-import { seePlans } from './menu-links';
-import { accountFields, haveAccount, registerFrom } from './register';
+import { haveAccount, seePlans } from './menu-links';
+import { accountFields, registerFrom } from './register';
 
 /**
  * One plan's sign-up, as a card: the plan (price and interval, trial, instalments, billing date,

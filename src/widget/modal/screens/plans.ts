@@ -3,8 +3,7 @@ import { price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
-import { planChoice } from './menu-links';
-import { haveAccount } from './register';
+import { haveAccount, planChoice } from './menu-links';
 
 /**
  * Every public plan (GET /plans), each with a button to its sign-up, logged in or not (a visitor

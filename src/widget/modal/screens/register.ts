@@ -5,7 +5,7 @@ import { proceed, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, valueOf } from './form';
-import { screenButton } from './menu-links';
+import { haveAccount } from './menu-links';
 
 /**
  * Create an account with the site's custom sign-up fields; then `next`, or the dialog closes (on
@@ -55,7 +55,3 @@ export async function registerFrom(ctx: ScreenContext, f: HTMLFormElement, next?
     (error: ServiceError) => import('./code').then((m) => (m.confirmFirst(ctx, email, next, password)(error), false)),
   );
 }
-
-/** "Already a member? Log in", then `next`. */
-export const haveAccount = (ctx: ScreenContext, next?: Screen): HTMLElement =>
-  el(ctx.doc, 'p', {}, `${ctx.t.haveAccount} `, screenButton(ctx, ctx.t.logIn, () => ctx.screens.login(next)));
