@@ -417,6 +417,10 @@ export interface PlanOffer {
   billingDate?: { day: number; month?: number };
   /** The page the owner named for new members of the plan; absent, a new member stays on the page they joined from. */
   welcomeUrl?: string;
+  /** The plan the owner recommends: the plans screen makes it stand out. */
+  highlight?: true;
+  /** What the plan includes, a line each (plain text), listed under its price. */
+  features?: string[];
 }
 
 /** A charge that repeats, as the widget shows it: "$12.00 / month" (`amountCents` is with tax). */

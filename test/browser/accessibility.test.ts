@@ -158,7 +158,13 @@ async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
   if (screen.path === '/member/sign_up') expect(await dialog.locator('[name^="customFields."]').count()).toBe(site!.fields.length);
   if (screen.path === '/member/account/edit') expect(await dialog.locator('[name^="customFields."]').count()).toBe(site!.fields.length);
   if (screen.path === '/member/invoices') expect(await dialog.locator('tbody tr').count()).toBe(3);
-  if (screen.path === '/member/plans/all') expect((await dialog.locator('h3').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Monthly', 'Workshop']);
+  if (screen.path === '/member/plans/all') {
+    expect((await dialog.locator('h3').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Monthly', 'Workshop', 'Yearly']);
+    // Sold monthly and yearly, the site's plans come with a switch, on the yearly ones (the recommended plan's): Monthly is not drawn.
+    expect((await dialog.locator('h3:visible').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Workshop', 'Yearly']);
+    await dialog.getByRole('radio', { name: 'Monthly' }).check();
+    expect((await dialog.locator('h3:visible').allTextContents()).sort()).toEqual(['Community', 'Lifetime', 'Monthly', 'Workshop']);
+  }
   if (screen.path === '/member/payment_method/update') expect(await dialog.getByRole('status').textContent()).toMatch(/4242/);
   if (screen.dialog === 'Menu') {
     expect(await dialog.getByRole('navigation', { name: 'Menu', exact: true }).getByRole('button').allTextContents()).toEqual([

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { createServiceApp } from '../../src/service/app';
 import { listedPlans } from '../../src/service/member/plan-offers';
 import { applySiteFile } from '../../src/service/site-file/apply';
+import { siteFileOf } from '../../src/service/site-file/export';
 import { changesNothing, siteChanges } from '../../src/service/site-file/changes';
 import type { SiteFile } from '../../src/service/site-file/schema';
 import { demoSiteFile } from '../../src/service/seed/demo-site-file';
@@ -25,6 +26,8 @@ const EDITS: [string, (f: SiteFile) => void][] = [
   ['send new members to a page', (f) => void (f.site.afterRegistration = '/examples/welcome.html')],
   ['change a price', (f) => void ((f.plans[5] as { billing: { price: number } }).billing.price = 15)],
   ['hide a plan', (f) => void (f.plans[0]!.isPublic = false)],
+  ['recommend a plan', (f) => void (f.plans[5]!.highlight = true)],
+  ['list what a plan includes', (f) => void (f.plans[5]!.features = ['Every course', 'The community'])],
   ['drop a plan', (f) => void f.plans.splice(1, 1)],
   ['move a plan up', (f) => void f.plans.unshift(f.plans.splice(5, 1)[0]!)],
   ['add a plan', (f) => void f.plans.push({ key: 'extra', name: 'Extra', type: 'free', status: 'enabled', isPublic: true, expiration: { mode: 'none' } })],
@@ -85,6 +88,30 @@ describe.each([
     expect(offered).toEqual(file.plans.filter((p) => p.status === 'enabled' && p.isPublic).map((p) => p.key));
     expect(offered[0]).toBe('starter');
     expect(offered.at(-1)).toBe('community');
+    await store.close();
+  });
+
+  test('a plan’s highlight and features reach GET /plans as written, and leave it with the file', async () => {
+    const store = open();
+    const file = demoSiteFile();
+    const key = file.plans[5]!.key;
+    Object.assign(file.plans[5]!, { highlight: true, features: ['Every course', 'The community'] });
+    const { siteId } = await applySiteFile(store, clock, file);
+    const app = await createServiceApp({ store, clock });
+    const site = (await store.getSite(siteId!))!;
+    const offer = async () => {
+      const plans = (await (await app.request(`/member/v1/sites/${site.subdomain}/plans`)).json()) as { publicId: string; highlight?: true; features?: string[] }[];
+      const plan = (await listedPlans(store, siteId!)).find((p) => p.key === key)!;
+      return plans.find((p) => p.publicId === plan.publicId)!;
+    };
+    expect(await offer()).toMatchObject({ highlight: true, features: ['Every course', 'The community'] });
+    // Exported as written (`svc sites export`).
+    const exported = siteFileOf((await store.getSiteDefinition(siteId!))!);
+    expect(exported.plans?.find((p) => p.key === key)).toMatchObject({ highlight: true, features: ['Every course', 'The community'] });
+    const outcome = await applySiteFile(store, clock, demoSiteFile());
+    expect(outcome.lines.map((l) => l.text)).toEqual([expect.stringMatching(/highlight.*features|features.*highlight/)]);
+    expect(await offer()).not.toHaveProperty('highlight');
+    expect(await offer()).not.toHaveProperty('features');
     await store.close();
   });
 

@@ -19,6 +19,8 @@ export function planTests(ctx: Ctx): void {
           description: '<p>Sign up <em>now</em></p>',
           contentUrl: 'https://alpha.example.com/members',
           welcomeUrl: 'https://alpha.example.com/welcome',
+          highlight: true,
+          features: ['Every issue', 'The archive, 2019 on'],
           status: 'disabled',
           isPublic: false,
           createdAt: T0 + 1234,
@@ -41,7 +43,7 @@ export function planTests(ctx: Ctx): void {
     expect(created).toStrictEqual({ ...input, id: created.id, key: input.publicId });
     const read = await ctx.store.getPlan(ctx.a.id, created.id);
     expect(read).toStrictEqual({ ...input, id: created.id, key: input.publicId });
-    for (const key of ['description', 'contentUrl', 'welcomeUrl', 'billing']) expect(read).not.toHaveProperty(key);
+    for (const key of ['description', 'contentUrl', 'welcomeUrl', 'billing', 'highlight', 'features']) expect(read).not.toHaveProperty(key);
   });
 
   test('createPlan rejects a public id taken in any site with ConflictError on publicId', async () => {

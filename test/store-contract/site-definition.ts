@@ -553,6 +553,20 @@ export function siteDefinitionTests(ctx: Ctx): void {
 
   // Updates ------------------------------------------------------------------------------------
 
+  test('a plan’s highlight and features: created with it, changed, and gone when a change leaves them out', async () => {
+    const silver = planOfSet('silver', { name: 'Silver', highlight: true, features: ['One', 'Two'] });
+    await ctx.store.applySiteChanges(await changeSet({ createPlans: [silver] }));
+    const made = (await definition()).plans.find((p) => p.key === 'silver')!;
+    expect(made).toMatchObject({ highlight: true, features: ['One', 'Two'] });
+    await ctx.store.applySiteChanges(await changeSet({ updatePlans: [planChange(made, { features: ['Three'] })] }));
+    expect(await ctx.store.getPlan(ctx.a.id, made.id)).toMatchObject({ highlight: true, features: ['Three'] });
+    const { highlight: _highlight, features: _features, ...plain } = planChange(made);
+    await ctx.store.applySiteChanges(await changeSet({ updatePlans: [plain as PlanChange] }));
+    const after = await ctx.store.getPlan(ctx.a.id, made.id);
+    expect(after).not.toHaveProperty('highlight');
+    expect(after).not.toHaveProperty('features');
+  });
+
   test('applySiteChanges updates the site, plans, fields, spaces and items, creates new ones beside them, and bumps the revision by one', async () => {
     const w = await world();
     const before = await definition();

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { INTERVAL_UNITS, PLAN_STATUSES, type PlanStatus } from '../../contract/admin';
 import { isoCurrency } from './currency';
-import { multiLineText, oneLineText } from './text-schema';
+import { multiLineText, nameText, oneLineText } from './text-schema';
 import { siteAddress } from './validation';
 
 const positiveInt = z.number().int().positive();
@@ -133,6 +133,10 @@ function planSchemaWith<Extra extends z.core.$ZodShape>(options: SchemaOptions<E
     isPublic: z.boolean().default(true),
     contentUrl: webAddress.optional(),
     welcomeUrl: webAddress.optional(),
+    /** The plan the owner recommends: it stands out among the plans the widget lists. */
+    highlight: z.boolean().optional(),
+    /** What the plan includes, a short line each (plain text), listed under its price. */
+    features: z.array(nameText(120)).min(1).max(12).optional(),
   };
   // Access that never ends is what an owner means by leaving `expiration` out.
   const expiration = planExpirationSchema.default({ mode: 'none' });

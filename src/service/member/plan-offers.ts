@@ -37,6 +37,8 @@ export function toPlanOffer(plan: PlanRecord, now: number): PlanOffer {
     ...(quote.billingPeriodEnd !== undefined && { billingPeriodEnd: iso(quote.billingPeriodEnd) }),
     ...(quote.billingDate && { billingDate: quote.billingDate }),
     ...(plan.welcomeUrl !== undefined && { welcomeUrl: plan.welcomeUrl }),
+    ...(plan.highlight && { highlight: true as const }),
+    ...(plan.features?.length && { features: plan.features }),
   };
 }
 

@@ -56,6 +56,8 @@ function planEntry(plan: PlanRecord, siteCurrency: string): PlanInput {
   if (!plan.isPublic) entry.isPublic = false;
   if (plan.description !== undefined) entry.description = plan.description;
   if (plan.welcomeUrl !== undefined) entry.welcomeUrl = plan.welcomeUrl;
+  if (plan.highlight) entry.highlight = true;
+  if (plan.features !== undefined) entry.features = plan.features;
   if (plan.contentUrl !== undefined) entry.contentUrl = plan.contentUrl;
   if ('expiration' in plan && plan.expiration.mode !== 'none') entry.expiration = plan.expiration;
   if ('billing' in plan) {

@@ -113,6 +113,10 @@ export type NewPlan = {
   colorCode: string;
   contentUrl?: string;
   welcomeUrl?: string;
+  /** The plan the owner recommends (the site file's `highlight: true`): the widget makes it stand out. */
+  highlight?: boolean;
+  /** What the plan includes, a line each: listed under its price. */
+  features?: string[];
   /** Where the widget lists the plan among the site's (the site file's order); absent: after those that have one, by id. */
   position?: number;
   createdAt: EpochMs;

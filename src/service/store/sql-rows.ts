@@ -264,9 +264,13 @@ export function invoiceFrom(r: RawRow): InvoiceRecord {
 export const json = (value: unknown): Value => (value === undefined || value === null ? null : JSON.stringify(value));
 const flag = (on: boolean): number => (on ? 1 : 0);
 
-/** The type-dependent part of a plan, as the `terms` column holds it. */
-export function planTerms(p: { type: PlanType; expiration?: unknown; billing?: unknown }): Row {
-  return p.type === 'subscription' ? { billing: p.billing } : p.type === 'free' ? { expiration: p.expiration } : { expiration: p.expiration, billing: p.billing };
+/**
+ * The type-dependent part of a plan, as the `terms` column holds it, and how the widget shows it
+ * (`highlight`, `features`: read back with the rest by planFrom, so no column of their own).
+ */
+export function planTerms(p: { type: PlanType; expiration?: unknown; billing?: unknown; highlight?: boolean; features?: string[] }): Row {
+  const shown = { ...(p.highlight && { highlight: true }), ...(p.features?.length && { features: p.features }) };
+  return p.type === 'subscription' ? { billing: p.billing, ...shown } : p.type === 'free' ? { expiration: p.expiration, ...shown } : { expiration: p.expiration, billing: p.billing, ...shown };
 }
 
 export const INSERT_SITE = `INSERT INTO sites (name, subdomain, domain, default_currency, locale, admin_api_enabled, created_at,

@@ -23,7 +23,7 @@ const FOCUSABLE = 'button,[href],input,select,textarea,[tabindex]:not([tabindex=
  * form scrolls; motion only when the member's system allows it, and never a fade: the dialog is
  * opaque from its first frame (nothing of the page shows through after the loading dialog, and
  * contrast checks never meet a half-transparent screen). What only one group of screens draws
- * (the account's menu, the invoices' table) comes with that group (`_addStyle`), not here: every
+ * (the account's menu, the invoices' table, the plans' grid) comes with that group (`_addStyle`), not here: every
  * screen's download carries this sheet (decision 0034).
  */
 const STYLE = `
@@ -58,8 +58,6 @@ a,.link{color:var(--link,var(--a))}
 ul:not(.rich *){list-style:none;margin:1rem 0 0;padding:0}
 .cards>li,.summary{display:grid;gap:.5rem;margin-bottom:.75rem;padding:1rem;border:1px solid var(--d);border-radius:var(--r)}
 .price{font-size:1.25rem;font-weight:700}
-.plans{display:grid;grid-template-columns:repeat(auto-fit,minmax(13rem,1fr));gap:.75rem}.plans>li{display:flex;flex-direction:column;margin:0}.plans button{margin-top:auto}
-@media (min-width:480px){dialog:has(.plans>li+li){width:min(56rem,calc(100vw - 1rem))}}
 .row{display:flex;justify-content:space-between}.due{padding-top:.5rem;border-top:1px solid var(--d);font-weight:700}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1rem}:is(.actions,form)+p{margin-top:1rem}.actions>p{flex-basis:100%}.cards .actions{margin:0}
 .button{display:inline-block;padding:.625rem 1rem;border-radius:calc(var(--r)/2);text-decoration:none}

@@ -98,6 +98,12 @@ export interface Messages {
   planGone: string;
   /** Marks, in the plans, a plan the member has already. */
   yourPlan: string;
+  /** The plan the owner recommends (the plans screen's badge). */
+  recommended: string;
+  /** The switch between monthly and yearly prices: its name, and its two choices. */
+  billing: string;
+  monthly: string;
+  yearly: string;
   /** The member menu's title and greeting. */
   menu: string;
   signedInAs: (name: string) => string;

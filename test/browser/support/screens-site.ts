@@ -1,7 +1,7 @@
 /**
  * A site with something on every modal screen, for accessibility.test.ts and the screens
  * gallery: plans Monthly (subscription), Lifetime (one-time, tax and rich text),
- * Community (free) and Workshop (one-time), the demo site's custom sign-up fields, a member menu,
+ * Community (free), Workshop (one-time) and Yearly (recommended, with features), the demo site's custom sign-up fields, a member menu,
  * a content space opened by Monthly (an article and a video) and one opened only by Community and
  * Lifetime. On top of that, an optional site theme (issue 14), written through the store.
  *
@@ -87,6 +87,11 @@ export async function startScreensSite(options: ScreensSiteOptions = {}): Promis
     const community = await define({ name: 'Community', type: 'free', expiration: { mode: 'none' } });
     ids.community = community.publicId;
     await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
+    // Sold monthly and yearly: the plans screen's switch, on the yearly one the owner recommends.
+    await define({
+      name: 'Yearly', type: 'subscription', highlight: true, features: ['Every issue', 'The whole archive', 'Two months free'],
+      billing: { price: 120, currency: 'usd', interval: { count: 1, unit: 'year' } },
+    });
     await store.createSignupFields(demoSiteFile().signupFields.map((field, position) => ({ ...field, siteId: site.id, position })));
     fields = await store.listSignupFields(site.id);
     await store.updateSite(site.id, { memberMenu: true, ...(options.theme && { theme: options.theme }) });

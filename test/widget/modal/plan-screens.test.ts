@@ -71,6 +71,37 @@ test('plans/all: the public enabled plans with prices, terms and a Choose button
   for (const name of ['Community', 'Lifetime', 'Course in three payments', 'Monthly']) {
     expect(m.button(`Choose: ${name}`).type).toBe('button');
   }
+  // Monthly alone among the subscriptions: no switch, nothing hidden, nothing recommended.
+  expect(m.root.querySelector('.switch, .top, .includes')).toBeNull();
+  expect(items.filter((li) => (li as HTMLElement).hidden)).toEqual([]);
+});
+
+test('plans/all: a site that sells monthly and yearly gets a switch, on the yearly ones when the recommended plan is yearly; its features are ticked', async () => {
+  await startAt(`/?svcopen=${encodeURIComponent('/member/plans/all')}`, {
+    member: GRACE,
+    beforeStart: async (h) => {
+      await h.mock.store.createPlan({
+        siteId: h.mock.sites[0]!.site.id, publicId: 'yearly', name: 'Yearly', status: 'enabled', isPublic: true, colorCode: '#0f766e', createdAt: Date.now(),
+        type: 'subscription', billing: { price: 120, currency: 'usd', interval: { count: 1, unit: 'year' } }, highlight: true, features: ['Everything', 'Two months free'],
+      });
+    },
+  });
+  const m = await waitForScreen('Plans');
+  const shown = () => [...m.root.querySelectorAll<HTMLElement>('ul.plans > li')].filter((li) => !li.hidden).map((li) => li.querySelector('h3')!.textContent);
+  const period = (name: string) => m.root.querySelector<HTMLInputElement>(`.switch input[value=${name}]`)!;
+  expect(m.root.querySelector('.switch')!.getAttribute('aria-label')).toBe('Billing period');
+  expect([...m.root.querySelectorAll('.switch label')].map((l) => l.textContent)).toEqual(['Monthly', 'Yearly']);
+  expect(period('year').checked).toBe(true);
+  // The plans that are neither monthly nor yearly subscriptions stay whichever is chosen.
+  expect(shown()).toEqual(['Community', 'Lifetime', 'Course in three payments', 'Yearly']);
+  const yearly = [...m.root.querySelectorAll('ul.plans > li')].find((li) => li.querySelector('h3')!.textContent === 'Yearly')!;
+  expect(yearly.className).toBe('top');
+  expect(yearly.querySelector('.badge')!.textContent).toBe('Recommended');
+  expect([...yearly.querySelectorAll('.includes li')].map((li) => li.textContent)).toEqual(['Everything', 'Two months free']);
+  period('month').click();
+  expect(shown()).toEqual(['Community', 'Lifetime', 'Course in three payments', 'Monthly']);
+  period('year').click();
+  expect(shown()).toContain('Yearly');
 });
 
 test('plans/all: the plan description is sanitized rich text: the community plan\'s <strong> is an element in the shadow root', async () => {

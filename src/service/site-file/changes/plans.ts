@@ -94,7 +94,7 @@ function planFields(p: PlanFields | PlanRecord): PlanFields {
   const fields: Record<string, unknown> = {
     name: p.name, description: p.description, status: p.status, isPublic: p.isPublic, contentUrl: p.contentUrl,
     welcomeUrl: p.welcomeUrl, position: p.position, type: p.type, expiration: 'expiration' in p ? p.expiration : undefined,
-    billing: 'billing' in p ? p.billing : undefined,
+    billing: 'billing' in p ? p.billing : undefined, highlight: p.highlight || undefined, features: p.features,
   };
   for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
   return fields as PlanFields;

@@ -159,7 +159,7 @@ function writePlan(t: SiteDefinitionTables, plan: PlanRecord, change: PlanChange
       if (m.siteId === plan.siteId && m.planId === plan.id && m.billing === undefined) m.billing = copy(oldBilling);
     }
   }
-  for (const key of ['description', 'contentUrl', 'welcomeUrl', 'position', 'expiration', 'billing']) delete (plan as unknown as Record<string, unknown>)[key];
+  for (const key of ['description', 'contentUrl', 'welcomeUrl', 'position', 'expiration', 'billing', 'highlight', 'features']) delete (plan as unknown as Record<string, unknown>)[key];
   Object.assign(plan, fields);
 }
 

@@ -20,6 +20,7 @@ import {
   type Row,
   type Value,
   EVENT_COLUMNS,
+  INSERT_PLAN,
   MEMBER_COLUMNS,
   MEMBER_SUMMARY_COLUMNS,
   MEMBERSHIP_COLUMNS,
@@ -36,6 +37,7 @@ import {
   membershipFrom,
   orNull,
   planFrom,
+  planValues,
   siteFrom,
   viewFrom,
 } from '../sql-rows';
@@ -131,17 +133,7 @@ export function openSqliteStore(path: string): Store {
     },
 
     async createPlan(p) {
-      const terms = p.type === 'subscription' ? { billing: p.billing }
-        : p.type === 'free' ? { expiration: p.expiration } : { expiration: p.expiration, billing: p.billing };
-      const [id] = insertAll(
-        [p],
-        (r) =>
-          sql(`INSERT INTO plans (site_id, key, public_id, name, description, status, is_public, color_code, content_url,
-                 welcome_url, position, created_at, type, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-            r.siteId, orNull(r.key), r.publicId, r.name, orNull(r.description), r.status, r.isPublic ? 1 : 0, r.colorCode,
-            orNull(r.contentUrl), orNull(r.welcomeUrl), orNull(r.position), r.createdAt, r.type, JSON.stringify(terms)),
-        (r) => noSite(r.siteId),
-      );
+      const [id] = insertAll([p], (r) => sql(INSERT_PLAN).run(...planValues(r.siteId, r)), (r) => noSite(r.siteId));
       return planFrom(firstRaw(`SELECT ${PLAN_COLUMNS} FROM plans WHERE id = ?`, id!)!);
     },
     getPlan: async (siteId, id) =>
