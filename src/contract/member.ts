@@ -188,8 +188,14 @@ export interface ContentItem {
 }
 
 /** The detail of a 403 `noAccess` on GET /content/{contentId}: the public plans that open it. */
+/**
+ * GET /content/{contentId}/plans, to anyone: what the widget shows a reader the item is closed to
+ * (its paywall): the item's name, and the public plans open to sign-up that include it, priced as
+ * GET /plans prices them.
+ */
 export interface ContentAccessPlans {
-  plans: { publicId: string; name: string }[];
+  name: string;
+  plans: PlanOffer[];
 }
 
 /** POST /member/v1/sites/{subdomain}/members. `customFields` is keyed by field id. */

@@ -26,7 +26,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { axeViolations, readable } from './support/axe';
 import { launchChromium, skipBrowserTests } from './support/chromium';
 import { createMember } from './support/members';
-import { ARTICLE, MEDIA_URL, requiredAnswers, startScreensSite, VIDEO, type ScreensSite } from './support/screens-site';
+import { ARTICLE, CLOSED, MEDIA_URL, requiredAnswers, startScreensSite, VIDEO, type ScreensSite } from './support/screens-site';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
 
@@ -61,7 +61,8 @@ const SCREENS: ScreenCase[] = [
   // Protected content: an article to read (the only button is Close), the plans that open an
   // item the member may not see, a video player.
   { screen: 'content article', path: '/content/{article}', loggedIn: true, dialog: ARTICLE, primary: 'Close' },
-  { screen: 'content without access (plans)', path: '/content/{closed}', loggedIn: true, dialog: 'Plans', primary: 'Choose: Community' },
+  { screen: 'content without access (its paywall)', path: '/content/{closed}', loggedIn: true, dialog: CLOSED, primary: 'Choose: Community' },
+  { screen: 'content to a visitor (its paywall)', path: '/content/{closed}', loggedIn: false, dialog: CLOSED, primary: 'Choose: Community' },
   { screen: 'content video (popup)', path: '/content/{video}/popup', loggedIn: true, dialog: VIDEO, primary: 'Close' },
 ];
 
@@ -180,7 +181,9 @@ async function expectDrawn(page: Page, screen: ScreenCase): Promise<void> {
     expect(await dialog.locator('.rich h3, .rich a, .rich ul li, .rich blockquote').count()).toBe(5);
   }
   if (screen.path === '/content/{closed}') {
-    expect(await dialog.getByRole('alert').textContent()).toBe('This content is for members of these plans:');
+    expect(await dialog.getByRole('alert').textContent()).toBe(`“${CLOSED}” is for members of these plans:`);
+    expect((await dialog.locator('.price').allTextContents()).sort()).toEqual(['$199.00 once', 'Free']);
+    expect(await dialog.getByRole('button', { name: 'Log in', exact: true }).count()).toBe(screen.loggedIn ? 0 : 1);
     expect((await dialog.getByRole('button', { name: /^Choose: / }).allTextContents()).sort()).toEqual(['Choose: Community', 'Choose: Lifetime']);
   }
   if (screen.dialog === VIDEO) {

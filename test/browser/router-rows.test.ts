@@ -63,6 +63,8 @@ const ARTICLE_TEXT = 'Be kind, stay on topic.No spam.';
  * What a row's svcopen does:
  * - `opens`: that dialog opens at once, showing `shows` when given;
  * - `logInFirst`: the login dialog opens; once logged in through it, the same dialog shows `then`;
+ * - `paywallFirst`: protected content's paywall opens (titled with the item, `then`), offering
+ *   `choices`; its "Log in" opens the login, and once logged in, the same dialog shows `then`;
  * - `registers`: the registration dialog opens; once registered through it, the same dialog shows
  *   `then` (the plan named, or what the after-registration action shows: this site's is `plans`);
  * - `goesTo`: the browser goes to that address (the plan's content URL);
@@ -72,6 +74,7 @@ const ARTICLE_TEXT = 'Be kind, stay on topic.No spam.';
 type Outcome =
   | { kind: 'opens'; dialog: string; shows?: Shown }
   | { kind: 'logInFirst'; then: string; shows?: Shown }
+  | { kind: 'paywallFirst'; choices: string[]; then: string; shows?: Shown }
   | { kind: 'registers'; then: string; shows?: Shown }
   | { kind: 'goesTo'; url: string }
   | { kind: 'logsOut' }
@@ -84,7 +87,7 @@ type Outcome =
  * - `player`: a `<video>` or `<audio>` with controls playing `src`;
  * - `download`: "Your download of “<name>” has started.", a "Download again" link to `url`, and
  *   the browser fetches `url`;
- * - `choices`: the alert "This content is for members of these plans:" and one "Choose: <plan>"
+ * - `choices`: the alert "“<item>” is for members of these plans:" and one "Choose: <plan>"
  *   button per plan;
  * - `alert`: an alert with that text;
  * - `account`: a plan's sign-up for a visitor: the account's fields (e-mail, password) in the
@@ -164,16 +167,16 @@ const ROWS: Row[] = [
   { path: '/member/memberships', loggedIn: false, expect: { kind: 'logInFirst', then: 'Your memberships' } },
   // Protected content: shows the content; `download` (the default) or `popup`, some types
   // support only one (an article is shown whatever is asked, a file is downloaded). Logged out:
-  // log in first.
+  // its paywall, with "Already a member? Log in".
   { path: '/content/{article}', loggedIn: true, expect: { kind: 'opens', dialog: ARTICLE, shows: { article: ARTICLE_TEXT } } },
   { path: '/content/{article}/download', loggedIn: true, expect: { kind: 'opens', dialog: ARTICLE, shows: { article: ARTICLE_TEXT } } },
   { path: '/content/{video}/popup', loggedIn: true, expect: { kind: 'opens', dialog: VIDEO, shows: { player: 'video', src: VIDEO_URL } } },
   { path: '/content/{video}', loggedIn: true, expect: { kind: 'opens', dialog: VIDEO, shows: { download: VIDEO_URL } } },
   { path: '/content/{file}/download', loggedIn: true, expect: { kind: 'opens', dialog: FILE, shows: { download: FILE_URL } } },
   { path: '/content/{file}/popup', loggedIn: true, expect: { kind: 'opens', dialog: FILE, shows: { download: FILE_URL } } },
-  { path: '/content/{article}', loggedIn: false, expect: { kind: 'logInFirst', then: ARTICLE, shows: { article: ARTICLE_TEXT } } },
+  { path: '/content/{article}', loggedIn: false, expect: { kind: 'paywallFirst', choices: ['Community'], then: ARTICLE, shows: { article: ARTICLE_TEXT } } },
   // Content the member's plans do not open: the public plans that do.
-  { path: '/content/{monthlyOnly}', loggedIn: true, expect: { kind: 'opens', dialog: PLANS, shows: { choices: ['Monthly'] } } },
+  { path: '/content/{monthlyOnly}', loggedIn: true, expect: { kind: 'opens', dialog: MONTHLY_ONLY, shows: { choices: ['Monthly'] } } },
   { path: '/content/999999999', loggedIn: true, expect: { kind: 'opens', dialog: 'Something went wrong', shows: { alert: 'This content does not exist.' } } },
   // An item is named by its key in the site file too: an unknown one is an unknown item.
   { path: '/content/no-such-item', loggedIn: true, expect: { kind: 'opens', dialog: 'Something went wrong', shows: { alert: 'This content does not exist.' } } },
@@ -355,7 +358,7 @@ async function expectShown(page: WidgetPage, dialog: string, shown: Shown, visit
     expect(await form.locator('[type=submit]').count()).toBe(1);
     expect(await box.getByRole('button', { name: 'Log in', exact: true }).count()).toBe(1);
   } else if ('choices' in shown) {
-    expect(await box.getByRole('alert').textContent()).toBe('This content is for members of these plans:');
+    expect(await box.getByRole('alert').textContent()).toBe(`“${dialog}” is for members of these plans:`);
     expect(await box.getByRole('button', { name: /^Choose: / }).allTextContents()).toEqual(shown.choices.map((plan) => `Choose: ${plan}`));
   } else {
     expect(await box.getByRole('alert').textContent()).toBe(shown.alert);
@@ -367,7 +370,7 @@ const resolvePath = (path: string) => path.replace(/\{(\w+)\}/g, (_, key: keyof 
 /** The content item a row is granted (and the service records a viewing of), if any. */
 function grantedItem(row: Row): number | undefined {
   const outcome = row.expect;
-  const shows = outcome.kind === 'opens' || outcome.kind === 'logInFirst' ? outcome.shows : undefined;
+  const shows = outcome.kind === 'opens' || outcome.kind === 'logInFirst' || outcome.kind === 'paywallFirst' ? outcome.shows : undefined;
   const id = /^\/content\/(\d+)/.exec(resolvePath(row.path))?.[1];
   return id && shows && ('article' in shows || 'player' in shows || 'download' in shows) ? Number(id) : undefined;
 }
@@ -410,6 +413,16 @@ for (const row of ROWS) {
           break;
         }
         case 'logInFirst': {
+          await waitForDialog(page, LOG_IN);
+          await logInThroughModal(page, member!);
+          await waitForDialog(page, outcome.then);
+          if (outcome.shows) await expectShown(page, outcome.then, outcome.shows, visitsBefore);
+          break;
+        }
+        case 'paywallFirst': {
+          await waitForDialog(page, outcome.then);
+          await expectShown(page, outcome.then, { choices: outcome.choices }, visitsBefore);
+          await dialogNamed(page.page, outcome.then).getByRole('button', { name: LOG_IN, exact: true }).click();
           await waitForDialog(page, LOG_IN);
           await logInThroughModal(page, member!);
           await waitForDialog(page, outcome.then);
@@ -639,6 +652,8 @@ function outcomeText(outcome: Outcome): string {
       return `"${outcome.dialog}"${shows}`;
     case 'logInFirst':
       return `"${LOG_IN}", then "${outcome.then}"${shows}`;
+    case 'paywallFirst':
+      return `"${outcome.then}" (choose ${outcome.choices.join(', ')}, or log in), then "${outcome.then}"${shows}`;
     case 'registers':
       return `"${REGISTER}", then "${outcome.then}"${shows}`;
     case 'goesTo':

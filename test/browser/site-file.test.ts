@@ -152,9 +152,9 @@ async function register(page: SitePage, email: string, custom: (dialog: Locator)
   await page.waitForEvent('Service.member.registration');
 }
 
-/** The plans the "Plans" dialog offers, by their buttons. */
-async function offered(page: Page): Promise<string[]> {
-  const dialog = page.getByRole('dialog', { name: 'Plans' });
+/** The plans a dialog offers by their buttons: "Plans", or the paywall of the item it is named after. */
+async function offered(page: Page, name = 'Plans'): Promise<string[]> {
+  const dialog = page.getByRole('dialog', { name });
   await dialog.waitFor({ state: 'visible', timeout: 5_000 });
   return dialog.getByRole('button', { name: /^Choose: / }).allTextContents();
 }
@@ -251,7 +251,13 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
     await dialog.getByLabel('What do you do? (required)').selectOption('bookkeeper');
     await dialog.getByLabel('I accept the terms of the newsletter (required)').check();
   });
-  expect(await offered(page.page)).toEqual(['Choose: Reader', 'Choose: Supporter, monthly', 'Choose: Supporter, yearly']);
+  // Sold monthly and yearly: the switch is on the yearly plan the file recommends (`highlight`), with its features.
+  expect(await offered(page.page)).toEqual(['Choose: Reader', 'Choose: Supporter, yearly']);
+  const plans = page.page.getByRole('dialog', { name: 'Plans' });
+  expect(await plans.locator('.top h3').textContent()).toBe('Supporter, yearly');
+  expect(await plans.locator('.top .includes li').allTextContents()).toEqual(NEWSLETTER_PLANS.find((p) => p.key === 'yearly')!.features);
+  await plans.getByRole('radio', { name: 'Monthly' }).check();
+  expect(await offered(page.page)).toEqual(['Choose: Reader', 'Choose: Supporter, monthly']);
   await page.page.getByRole('button', { name: 'Choose: Reader' }).click();
   const reader = page.page.getByRole('dialog', { name: 'Reader' });
   await reader.waitFor({ state: 'visible', timeout: 5_000 });
@@ -271,7 +277,7 @@ browserTest('newsletter.html: register in the modal with the file\'s sign-up que
 
   // 3. The archive's item anyway: the service refuses it, and the dialog offers the plans that open it.
   await page.page.locator('#archive-anyway').click();
-  expect(await offered(page.page)).toEqual(['Choose: Supporter, monthly', 'Choose: Supporter, yearly']);
+  expect(await offered(page.page, 'No. 41: Cash is a fact, profit is an opinion')).toEqual(['Choose: Supporter, monthly', 'Choose: Supporter, yearly']);
   await page.page.keyboard.press('Escape');
   await page.page.getByRole('dialog').waitFor({ state: 'detached', timeout: 5_000 });
 
@@ -384,7 +390,7 @@ browserTest('npm start\'s demo: signing up to Community lands on /examples/welco
   await article.waitFor({ state: 'detached', timeout: 5_000 });
   // A masterclass anyway: refused, and the plans that open it are offered.
   await page.page.locator('#masterclass-anyway').click();
-  expect(await offered(page.page)).toEqual(['Choose: Lifetime', 'Choose: Course in three payments', 'Choose: Monthly', 'Choose: Yearly']);
+  expect(await offered(page.page, 'Pricing your work')).toEqual(['Choose: Lifetime', 'Choose: Course in three payments', 'Choose: Monthly', 'Choose: Yearly']);
 
   expect(unexpectedErrors(page), page.log.join('\n')).toEqual([]);
 });

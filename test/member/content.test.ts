@@ -4,7 +4,7 @@
  * for the Admin API; GET /content/{id}/plans names the public plans that open it.
  */
 import { expect, test } from 'vitest';
-import type { ContentAccessPlans, ContentItem } from '../../src/contract/member';
+import type { ContentAccessPlans, ContentItem, PlanOffer } from '../../src/contract/member';
 import { ADA, BASE, DAY, GRACE, OTHER_BASE, OTTO, expectError, forEachStore, jsonOf, type MemberCtx } from './support';
 
 const content = (ctx: MemberCtx, token: string, id: number | string, query = '', sub = '') => ctx.authed(token, `${BASE}/content/${id}${sub}${query}`);
@@ -112,13 +112,19 @@ forEachStore((fresh) => {
   test('GET /content/{id}/plans names the public open plans that open it, to anyone', async () => {
     const ctx = await fresh();
     const c = ctx.demo.contentIds;
-    const plansOf = async (id: number) => (await jsonOf<ContentAccessPlans>(await ctx.request(`${BASE}/content/${id}/plans`), 200)).plans;
-    expect(await plansOf(c.welcome!)).toEqual([
-      { publicId: 'community', name: 'Community' },
-      { publicId: 'lifetime', name: 'Lifetime' },
-      { publicId: 'course3', name: 'Course in three payments' },
-      { publicId: 'monthly', name: 'Monthly' },
+    const answerFor = async (id: number) => jsonOf<ContentAccessPlans>(await ctx.request(`${BASE}/content/${id}/plans`), 200);
+    const plansOf = async (id: number) => (await answerFor(id)).plans;
+    const welcome = await answerFor(c.welcome!);
+    // The item's name, for the paywall to say what is closed, and each plan priced as GET /plans prices it.
+    expect(welcome.name).toBe('Welcome');
+    expect(welcome.plans.map((p) => [p.publicId, p.name])).toEqual([
+      ['community', 'Community'],
+      ['lifetime', 'Lifetime'],
+      ['course3', 'Course in three payments'],
+      ['monthly', 'Monthly'],
     ]);
+    const offers = await jsonOf<PlanOffer[]>(await ctx.request(`${BASE}/plans`), 200);
+    expect(welcome.plans).toEqual(offers.filter((o) => welcome.plans.some((p) => p.publicId === o.publicId)));
     expect((await plansOf(c.interview!)).map((p) => p.publicId)).toEqual(['lifetime', 'course3', 'monthly']);
     await expectError(await ctx.request(`${BASE}/content/999999/plans`), 404, 'notFound');
   });

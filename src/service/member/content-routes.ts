@@ -16,7 +16,7 @@ import { jsonResponse } from '../http/json';
 import type { ContentItemRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
-import { listedPlans } from './plan-offers';
+import { listedPlans, toPlanOffer } from './plan-offers';
 import type { Authenticated } from './sessions';
 
 type Env = { Variables: { site: SiteRecord } };
@@ -81,7 +81,8 @@ export function contentRoutes(app: Hono<Env>, { store, clock, authenticate }: Co
     const site = c.get('site');
     const item = await findItem(store, site, c.req.param('contentId'));
     const plans = (await listedPlans(store, site.id)).filter((p) => item.planIds.includes(p.id));
-    const answer: ContentAccessPlans = { plans: plans.map((p) => ({ publicId: p.publicId, name: p.name })) };
+    const now = clock();
+    const answer: ContentAccessPlans = { name: item.name, plans: plans.map((p) => toPlanOffer(p, now)) };
     return jsonResponse(answer);
   });
 }

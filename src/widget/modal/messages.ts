@@ -111,8 +111,9 @@ export interface Messages {
   open: string;
   downloading: (name: string) => string;
   downloadAgain: string;
-  contentFor: string;
-  contentClosed: string;
+  /** The paywall's first line, naming the item closed to the reader. */
+  contentFor: (name: string) => string;
+  contentClosed: (name: string) => string;
   noContent: string;
   /** Logging in without the password: a reset link, or a code, by e-mail. */
   forgotPassword: string;

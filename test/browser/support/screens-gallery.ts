@@ -40,7 +40,7 @@ import { repoRoot } from '../../../scripts/lib/paths';
 import type { SiteTheme } from '../../../src/contract/member';
 import { readable, type Violation } from './axe';
 import { launchChromium, skipBrowserTests } from './chromium';
-import { ARTICLE, MEDIA_URL, startScreensSite, VIDEO, type ScreensSite, type ScreensSiteIds } from './screens-site';
+import { ARTICLE, CLOSED, MEDIA_URL, startScreensSite, VIDEO, type ScreensSite, type ScreensSiteIds } from './screens-site';
 import { browserTest, HOST_A } from './suite';
 import { recordEventsIn, WidgetPage } from './widget-page';
 
@@ -97,7 +97,8 @@ const SCREENS: ScreenCase[] = [
   { slug: 'plans', path: '/member/plans/all', loggedIn: false, dialog: 'Plans' },
   { slug: 'plan-sign-up', path: '/member/plans/{lifetime}', loggedIn: false, dialog: 'Lifetime' },
   // Protected content asks to log in first.
-  { slug: 'content-no-access', path: '/content/{closed}', loggedIn: false, dialog: 'Log in' },
+  // The item's paywall: its plans with their prices, and "Already a member? Log in".
+  { slug: 'content-no-access', path: '/content/{closed}', loggedIn: false, dialog: CLOSED },
   // Logged in.
   { slug: 'account', path: '/member/account', loggedIn: true, dialog: 'Your account' },
   // The site has a member menu: a logged-in "Log in" opens it.
@@ -115,7 +116,7 @@ const SCREENS: ScreenCase[] = [
   { slug: 'plan-gone', path: '/member/plans/no-longer-offered', loggedIn: true, dialog: 'Plans' },
   { slug: 'content-article', path: '/content/{article}', loggedIn: true, dialog: ARTICLE },
   // Content the member's plans do not open: the plans that do.
-  { slug: 'content-no-access', path: '/content/{closed}', loggedIn: true, dialog: 'Plans' },
+  { slug: 'content-no-access', path: '/content/{closed}', loggedIn: true, dialog: CLOSED },
   { slug: 'content-video-popup', path: '/content/{video}/popup', loggedIn: true, dialog: VIDEO },
 ];
 

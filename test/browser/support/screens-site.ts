@@ -26,6 +26,8 @@ export const MEDIA_URL = `http://media.${SITE_DOMAIN}`;
 /** The content's names; the dialogs showing an item are titled with them. */
 export const ARTICLE = 'Getting started';
 export const VIDEO = 'Welcome video';
+/** The item no plan of the member's opens (Community and Lifetime do): its paywall is titled with it. */
+export const CLOSED = 'Community call';
 
 /** Ids a screen's path needs: `{lifetime}`, `{community}`, `{article}`, `{video}`, `{closed}`. */
 export interface ScreensSiteIds {
@@ -115,7 +117,7 @@ export async function startScreensSite(options: ScreensSiteOptions = {}): Promis
       await defineContentSpace(store, site.id, {
         name: 'Community corner',
         planIds: [community.id, lifetime.id],
-        items: [{ name: 'Community call', type: 'article', body: '<p>The monthly call with the whole community.</p>' }],
+        items: [{ name: CLOSED, type: 'article', body: '<p>The monthly call with the whole community.</p>' }],
       })
     ).map(String) as [string];
   };

@@ -10,7 +10,7 @@ import { waitFor } from '@testing-library/dom';
 import { expect, test } from 'vitest';
 import { ADA, GRACE } from '../support';
 import { catchNavigation, dialogText } from './plan-support';
-import { fill, hosts, startAt, type svcopen, waitForScreen } from './support';
+import { fill, hosts, modal, startAt, type svcopen, waitForScreen } from './support';
 
 type H = Awaited<ReturnType<typeof svcopen>>;
 const ids = (h: H) => h.mock.sites[0]!.contentIds;
@@ -85,25 +85,38 @@ test('a file asked for as popup is downloaded anyway (a file has nothing to show
   await waitFor(() => expect(hosts()).toHaveLength(0));
 });
 
-test('logged out: log in first, then the content in the same dialog', async () => {
+test('logged out: the paywall names the item, its plans with their prices and "Already a member? Log in", which opens it in the same dialog', async () => {
   const h = await startAt('/', { beforeStart: (started) => history.replaceState(null, '', at(`/content/${ids(started).welcome}/popup`)) });
+  const paywall = await waitForScreen('Welcome');
+  expect(paywall.q.getByRole('alert').textContent).toBe('“Welcome” is for members of these plans:');
+  const cards = [...paywall.root.querySelectorAll('ul.cards > li')].map((li) => [li.querySelector('h3')!.textContent, li.querySelector('.price')!.textContent]);
+  expect(cards).toEqual([['Community', 'Free'], ['Lifetime', '$199.00 once'], ['Course in three payments', '$60.00 / month'], ['Monthly', '$12.00 / month']]);
+  expect(dialogText()).toContain('Already a member? Log in');
+  paywall.q.getByRole('button', { name: 'Log in' }).click();
   const login = await waitForScreen('Log in');
   fill(login.control('email'), ADA.email);
   fill(login.control('password'), ADA.password);
   login.form().requestSubmit();
-  const m = await waitForScreen('Welcome');
+  const m = await waitFor(() => {
+    const shown = modal();
+    expect(shown.root.querySelector('.rich')).not.toBeNull();
+    return shown;
+  });
+  expect(m.title).toBe('Welcome');
   expect(m.host).toBe(login.host);
   expect(await viewsOf(h, 'ada')).toHaveLength(1);
 });
 
-test('a member whose plans do not open it: the public plans that do, each leading to its sign-up; nothing is recorded', async () => {
+test('a member whose plans do not open it: the item named, the public plans that do with their prices, each leading to its sign-up; nothing is recorded', async () => {
   const h = await startAt('/', {
     member: GRACE,
     beforeStart: (started) => history.replaceState(null, '', at(`/content/${started.mock.sites[0]!.contentIds.interview}`)),
   });
-  const m = await waitForScreen('Plans');
-  expect(m.q.getByRole('alert').textContent).toBe('This content is for members of these plans:');
+  const m = await waitForScreen('Interview: ten years in');
+  expect(m.q.getByRole('alert').textContent).toBe('“Interview: ten years in” is for members of these plans:');
+  expect([...m.root.querySelectorAll('ul.cards .price')].map((p) => p.textContent)).toEqual(['$199.00 once', '$60.00 / month', '$12.00 / month']);
   const choices = m.q.getAllByRole('button').map((b) => b.textContent).filter((text) => text !== 'Close');
+  // A member: no "Log in".
   expect(choices).toEqual(['Choose: Lifetime', 'Choose: Course in three payments', 'Choose: Monthly']);
   m.q.getByRole('button', { name: 'Choose: Monthly' }).click();
   await waitForScreen('Monthly');

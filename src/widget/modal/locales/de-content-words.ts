@@ -5,7 +5,7 @@ export const deContent: ContentWords = {
   open: 'Öffnen',
   downloading: (name) => `Der Download von „${name}“ hat begonnen.`,
   downloadAgain: 'Erneut herunterladen',
-  contentFor: 'Dieser Inhalt ist für Mitglieder dieser Tarife:',
-  contentClosed: 'Keiner der buchbaren Tarife enthält diesen Inhalt.',
+  contentFor: (name) => `„${name}“ ist für Mitglieder dieser Tarife:`,
+  contentClosed: (name) => `„${name}“ ist in keinem der buchbaren Tarife enthalten.`,
   noContent: 'Diesen Inhalt gibt es nicht.',
 };

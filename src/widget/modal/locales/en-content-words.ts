@@ -5,7 +5,7 @@ export const enContent: ContentWords = {
   open: 'Open',
   downloading: (name) => `Your download of “${name}” has started.`,
   downloadAgain: 'Download again',
-  contentFor: 'This content is for members of these plans:',
-  contentClosed: 'None of the plans open to sign-up includes this content.',
+  contentFor: (name) => `“${name}” is for members of these plans:`,
+  contentClosed: (name) => `“${name}” is in none of the plans open to sign-up.`,
   noContent: 'This content does not exist.',
 };
