@@ -40,6 +40,7 @@ button{font:inherit;color:inherit;cursor:pointer;min-height:2.75rem;padding:.5re
 form{display:grid;gap:1rem;margin-top:1rem}
 .field{display:grid;gap:.25rem;margin:0;padding:0;border:0;min-width:0}label,legend{padding:0;font-size:.875rem;font-weight:600}
 .field:has(>[type=checkbox]){grid-template-columns:auto 1fr;align-items:center;column-gap:.5rem}.field>[type=checkbox]{order:-1;margin:0}.field>.field-error{grid-column:1/-1}
+.pw{grid-template-columns:1fr auto}.pw>*{grid-column:1/-1}.pw>label{grid-column:1}.pw>.link{grid-area:1/2;font-size:.875rem}
 label:has(input){display:flex;gap:.5rem;font:inherit}
 input:not([type=checkbox]),select,textarea{font:inherit;color:inherit;background:var(--b);padding:.625rem .75rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);min-width:0}
 [type=checkbox]{accent-color:var(--a)}[aria-invalid=true]{border-color:var(--e)}

@@ -98,6 +98,9 @@ export interface Messages {
   planGone: string;
   /** Marks, in the plans, a plan the member has already. */
   yourPlan: string;
+  /** A password field's toggle (a pressed button shows what was typed), and a new password's rule, shown under it. */
+  showPassword: string;
+  passwordRule: string;
   /** The plan the owner recommends (the plans screen's badge). */
   recommended: string;
   /** The switch between monthly and yearly prices: its name, and its two choices. */

@@ -502,3 +502,32 @@ test.each([
   expect(hosts()).toHaveLength(0);
   expect(document.activeElement).toBe(pageButton);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Password fields
+
+test.each([
+  ['/member/sign_in', 'Log in', undefined, [['password', false]]],
+  ['/member/sign_up', 'Create an account', undefined, [['password', true]]],
+  ['/member/account/password_change', 'Change password', ADA, [['password', false], ['newPassword', true]]],
+  ['/member/account/email_change', 'Change e-mail', ADA, [['password', false]]],
+] as const)('%s: every password field has a "Show password" toggle, and a new password says its rule before it is broken', async (path, title, member, fields) => {
+  await svcopen(path, member);
+  const m = await waitForScreen(title);
+  for (const [name, fresh] of fields) {
+    const control = m.control(name);
+    const field = control.closest('.field')!;
+    const toggle = [...field.querySelectorAll('button')].find((b) => b.textContent === 'Show password')!;
+    expect(toggle.type).toBe('button');
+    expect([control.type, toggle.getAttribute('aria-pressed')]).toEqual(['password', 'false']);
+    control.value = 'secret words';
+    toggle.click();
+    expect([control.type, toggle.getAttribute('aria-pressed'), control.value]).toEqual(['text', 'true', 'secret words']);
+    toggle.click();
+    expect([control.type, toggle.getAttribute('aria-pressed')]).toEqual(['password', 'false']);
+    // The rule is there from the start, and read with the field; the error slot stays its own.
+    const described = control.getAttribute('aria-describedby')!.split(' ').map((id) => m.root.getElementById(id)!.textContent);
+    expect(described).toEqual(fresh ? ['', 'At least 8 characters.'] : ['']);
+    expect(control.getAttribute('minlength')).toBe(fresh ? '8' : null);
+  }
+});

@@ -133,7 +133,8 @@ export function choose(select: HTMLSelectElement, ...values: string[]): void {
 
 /** The error shown next to a control (its aria-describedby slot). */
 export function fieldError(root: ShadowRoot, control: Element): string {
-  const id = control.getAttribute('aria-describedby');
+  // Its error slot among what describes it (a new password's rule too).
+  const id = control.getAttribute('aria-describedby')?.split(' ').find((one) => one.endsWith('-error'));
   return (id && root.getElementById(id)?.textContent) || '';
 }
 

@@ -54,6 +54,8 @@ export const deBase: BaseWords = {
   planGone: 'Dieser Tarif wird nicht mehr angeboten.',
   seePlans: 'Zu den Tarifen',
   yourPlan: 'Ihr Tarif',
+  showPassword: 'Passwort zeigen',
+  passwordRule: 'Mindestens 8 Zeichen.',
   recommended: 'Empfohlen',
   billing: 'Abrechnungszeitraum',
   monthly: 'Monatlich',

@@ -54,6 +54,8 @@ export const enBase: BaseWords = {
   planGone: 'This plan is no longer offered.',
   seePlans: 'See the plans',
   yourPlan: 'Your plan',
+  showPassword: 'Show password',
+  passwordRule: 'At least 8 characters.',
   recommended: 'Recommended',
   billing: 'Billing period',
   monthly: 'Monthly',

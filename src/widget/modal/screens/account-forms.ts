@@ -2,7 +2,7 @@ import type { MailSentResponse, MemberInfo, SignupFieldValue } from '../../../co
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
-import { actionForm, valueOf } from './form';
+import { actionForm, passwordField, valueOf } from './form';
 
 /** After a change: the account screen, which shows it, under "Saved.". */
 const done = async (ctx: ScreenContext, refresh = true) => {
@@ -45,7 +45,7 @@ export const emailChangeScreen: Screen = forMember((ctx, member) => {
     t.save,
     [
       labelled(doc, t.newEmail, input(doc, 'email', 'email', { autocomplete: 'email', required: '', value: member.email })),
-      labelled(doc, t.currentPassword, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
+      passwordField(ctx, t.currentPassword, 'password'),
     ],
     async (f) => {
       const answer = await ctx.host.call<MailSentResponse | MemberInfo>('PUT', '/me/email', { email: valueOf(f, 'email'), password: valueOf(f, 'password'), returnTo: location.href });
@@ -74,13 +74,13 @@ const emailCodeScreen = (email: string): Screen =>
 
 /** PUT /me/password: the member's other sessions are signed out by the service. */
 export const passwordChangeScreen: Screen = forMember((ctx) => {
-  const { doc, t } = ctx;
+  const { t } = ctx;
   const form = actionForm(
     ctx,
     t.save,
     [
-      labelled(doc, t.currentPassword, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
-      labelled(doc, t.newPassword, input(doc, 'newPassword', 'password', { autocomplete: 'new-password', required: '', minlength: '8' })),
+      passwordField(ctx, t.currentPassword, 'password'),
+      passwordField(ctx, t.newPassword, 'newPassword', true),
     ],
     async (f) => {
       await ctx.host.call('PUT', '/me/password', { password: valueOf(f, 'password'), newPassword: valueOf(f, 'newPassword') });

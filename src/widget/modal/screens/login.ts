@@ -1,7 +1,7 @@
 import { proceed, render, type Screen } from '../screen';
 import { el, input, labelled } from '../ui';
 import { confirmFirst } from './code';
-import { actionForm, valueOf } from './form';
+import { actionForm, passwordField, valueOf } from './form';
 import { askCodeScreen, forgotPasswordScreen } from './mail-request';
 import { screenButton } from './menu-links';
 
@@ -19,7 +19,7 @@ export function loginScreen(next?: Screen): Screen {
       t.logIn,
       [
         labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
-        labelled(doc, t.password, input(doc, 'password', 'password', { autocomplete: 'current-password', required: '' })),
+        passwordField(ctx, t.password, 'password'),
         el(doc, 'p', {}, screenButton(ctx, t.forgotPassword, () => forgotPasswordScreen(typed()), screen)),
       ],
       (f) => {

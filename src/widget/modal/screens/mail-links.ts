@@ -4,8 +4,8 @@
  */
 import type { EmailChangedResponse } from '../../../contract/member';
 import { errorText, render, type Screen, type ScreenContext } from '../screen';
-import { el, input, labelled } from '../ui';
-import { actionForm, valueOf } from './form';
+import { el } from '../ui';
+import { actionForm, passwordField, valueOf } from './form';
 import { forgotPasswordScreen } from './mail-request';
 import { screenButton } from './menu-links';
 
@@ -29,8 +29,7 @@ export const signInLinkScreen = (token: string): Screen => (ctx) =>
  */
 export const passwordResetScreen = (token: string): Screen => (ctx) => {
   const { doc, t } = ctx;
-  const password = input(doc, 'newPassword', 'password', { autocomplete: 'new-password', required: '', minlength: '8' });
-  const form = actionForm(ctx, t.save, [labelled(doc, t.newPassword, password)], async (f) => {
+  const form = actionForm(ctx, t.save, [passwordField(ctx, t.newPassword, 'newPassword', true)], async (f) => {
     await ctx.host.session('/password-reset/complete', { token, newPassword: valueOf(f, 'newPassword') });
     ctx.notice = t.passwordSaved;
     ctx.show(ctx.screens.account);

@@ -4,7 +4,7 @@ import { price } from '../format';
 import { proceed, render, type Screen, type ScreenContext } from '../screen';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
-import { actionForm, valueOf } from './form';
+import { actionForm, passwordField, valueOf } from './form';
 import { haveAccount } from './menu-links';
 
 /**
@@ -30,7 +30,7 @@ export function accountFields(ctx: ScreenContext): HTMLElement[] {
     labelled(doc, t.firstName, input(doc, 'firstName', 'text', { autocomplete: 'given-name' })),
     labelled(doc, t.lastName, input(doc, 'lastName', 'text', { autocomplete: 'family-name' })),
     labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
-    labelled(doc, t.password, input(doc, 'password', 'password', { autocomplete: 'new-password', required: '', minlength: '8' })),
+    passwordField(ctx, t.password, 'password', true),
     ...config.signupFields.map((field) => customField(ctx, field)),
   ];
 }
