@@ -66,16 +66,15 @@ export default [
   // (docs/decisions/0034-modal-chunks.md).
   ...MODAL_BUNDLES.map((suffix) => ({
     input: `src/widget/modal/index${suffix}.ts`,
+    // The entry exports the helpers the screens' chunks share (src/widget/modal/base-helpers.ts)
+    // so they are in its file; the chunks import more from it (the dialog, the router's
+    // helpers), which its signature must allow, or rollup moves everything to a chunk behind a facade.
+    preserveEntrySignatures: 'allow-extension',
     output: {
       dir: 'dist',
       format: 'es',
       entryFileNames: `widgets-modal${suffix}.js`,
       chunkFileNames: `widgets-modal${suffix}-[name]-[hash].js`,
-      // The helpers nearly every group's screens use (a form, the links between screens, the
-      // sign-up questions, money and dates) go with the base, as one chunk it imports, instead of
-      // four small downloads beside each group's, each compressed from nothing: the largest
-      // screen's download ~500 B smaller, the base's ~1.6 KB larger (decision 0034).
-      manualChunks: (id) => (/\/src\/widget\/modal\/(screens\/(form|menu-links|custom-fields)|format)\.ts$/.test(id) ? 'shared' : undefined),
       sourcemap: true,
     },
     plugins: plugins({}),

@@ -49,6 +49,10 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   // The base: the entry and what it imports at once; no group among them (an import of a
   // screen instead of its wrapper in screen-chunks.ts would pull its group in).
   expect(base[0]).toBe(file);
+  // One file: the helpers the chunks share are in the entry's own (src/widget/modal/base-helpers.ts),
+  // not a second download beside it compressed from nothing, nor behind a facade.
+  expect(base).toEqual([file]);
+  expect(readFileSync(join(distDir, file), 'utf8').length).toBeGreaterThan(20_000);
   const GROUPS = ['account', 'account-forms', 'content', 'invoices', 'join', 'links', 'memberships', 'plans', 'saved-card', 'sign-in'];
   expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();

@@ -8,3 +8,6 @@ import { modalEntry } from './open';
   content: () => import('./locales/de-content-words').then((m) => m.deContent),
   signIn: () => import('./locales/de-sign-in-words').then((m) => m.deSignIn),
 });
+
+// The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).
+export * from './base-helpers';

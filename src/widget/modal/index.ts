@@ -14,3 +14,6 @@ import { modalEntry } from './open';
   content: () => import('./locales/en-content-words').then((m) => m.enContent),
   signIn: () => import('./locales/en-sign-in-words').then((m) => m.enSignIn),
 });
+
+// The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).
+export * from './base-helpers';
