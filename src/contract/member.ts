@@ -159,6 +159,8 @@ export interface SiteTheme {
   fontFamily?: string;
   /** `auto` (default) follows the member's system setting; `light` or `dark` fixes it. */
   colorScheme?: 'auto' | 'light' | 'dark';
+  /** The site's logo (an https address or a path on the site), shown beside its name at the top of the dialog. */
+  logoUrl?: string;
 }
 
 /**

@@ -33,6 +33,9 @@ describe('one problem each: its path, its line, a message that says what is wron
       `${SITE}  theme:\n    radius: 8\n    fontFamily: "x;}body{display:none"\n`,
       { path: 'site.theme.fontFamily', line: 6, message: /font-family list/ },
     ],
+    ['a logo at an http address', `${SITE}  theme:\n    logoUrl: http://acme.example/logo.png\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],
+    ['a logo on another host by a protocol-relative path', `${SITE}  theme:\n    logoUrl: //evil.example/logo.png\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],
+    ['a logo as script', `${SITE}  theme:\n    logoUrl: "javascript:alert(1)"\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],
     ['a missing required field (the key’s parent line)', 'site:\n  subdomain: acme\n', { path: 'site.name', line: 1, message: /required/ }],
     [
       'a missing plan type',
@@ -320,4 +323,10 @@ describe('good files', () => {
     expect(file.site.subdomain).toBe('demo');
     expect(new Set(file.plans.map((p) => p.type))).toEqual(new Set(['free', 'oneTimePayment', 'multiPayment', 'subscription']));
   });
+});
+
+test('a logo at an https address or a path on the site is read as written', () => {
+  for (const logo of ['https://cdn.acme.example/logo.svg', '/images/logo.png']) {
+    expect(readSiteFile(`${SITE}  theme:\n    logoUrl: ${logo}\n`, 'yaml', 'site.yaml').file.site.theme).toEqual({ logoUrl: logo });
+  }
 });

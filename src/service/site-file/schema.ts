@@ -14,6 +14,7 @@ import { isoCurrency } from '../domain/currency';
 import { ownerKey, planEntrySchema, webAddress } from '../domain/plan-schema';
 import { domainSchema, localeSchema, subdomainSchema } from '../domain/sites';
 import { emailSchema, multiLineText, nameText, oneLineText, textSchema } from '../domain/text-schema';
+import { siteAddress } from '../domain/validation';
 import { described } from './described';
 import { paymentsSchema } from './payments-schema';
 
@@ -25,6 +26,12 @@ const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
  * say nothing else: a hex colour, a number, a font list without brackets, semicolons or escapes.
  */
 const hexColour = z.string().regex(THEME_COLOUR, 'must be a colour written #rgb or #rrggbb').transform((c) => c.toLowerCase());
+/** A logo the dialog shows: an https address (a page on https never loads an http image quietly), or a path on the site. */
+const logoAddress = z
+  .string()
+  .max(2000)
+  .refine((text) => (text.startsWith('/') || /^https:\/\//i.test(text)) && siteAddress(text) !== undefined, 'must be an https address or a path on the site (/…)')
+  .transform((text) => siteAddress(text)!);
 const themeSchema = z.strictObject({
   accent: described(hexColour, 'Buttons, links and focus rings; the text on it is black or white, whichever reads better.').optional(),
   text: described(hexColour, 'Text colour of the light scheme.').optional(),
@@ -35,6 +42,7 @@ const themeSchema = z.strictObject({
     'A CSS font-family list, e.g. "Inter", system-ui, sans-serif.',
   ).optional(),
   colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),
+  logoUrl: described(logoAddress, 'The site\'s logo, shown with its name at the top of the dialog: an https address or a path on the site (/logo.svg).').optional(),
 });
 
 const noticeSwitch = (what: string) => described(z.boolean(), `${what}; default on.`).optional();

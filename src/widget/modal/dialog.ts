@@ -8,6 +8,7 @@
  */
 import type { SiteTheme } from '../../contract/member';
 import { fitAccent, themeRules } from './theme';
+import { webAddress } from './web-address';
 
 export const MODAL_ATTRIBUTE = 'data-svc-modal';
 
@@ -32,6 +33,7 @@ dialog{--d:color-mix(in srgb,var(--t) 16%,var(--b));--m:color-mix(in srgb,var(--
 @media (max-width:479.9px){dialog{width:100%;max-width:none;height:100%;max-height:none;margin:0;border-radius:0}}
 @media (prefers-reduced-motion:no-preference){dialog{animation:in .2s}.spin,[aria-busy] [type=submit]:after{animation:turn .8s linear infinite}}
 @keyframes in{from{translate:0 .75rem}}@keyframes turn{to{rotate:1turn}}
+.brand{display:flex;align-items:center;gap:.5rem;margin-top:1rem;font-size:.875rem;font-weight:600;color:var(--m)}.brand img{height:1.5rem}.brand:not([hidden])+header{padding-top:.5rem}
 header{position:sticky;top:0;z-index:1;display:flex;align-items:center;gap:.5rem;padding:1.25rem 0 .5rem;background:var(--b)}
 h2{flex:1;margin:0;font-size:1.25rem;min-width:0}h3,p{margin:0;font-size:1rem}.rich>*{margin:.75em 0}
 button{font:inherit;color:inherit;cursor:pointer;min-height:2.75rem;padding:.5rem 1rem;border:1px solid var(--l);border-radius:calc(var(--r)/2);background:none}
@@ -73,8 +75,11 @@ export interface Dialog {
   _setBack(back?: () => void): void;
   /** Adds rules a group of screens brings (its chunk's own look) to the sheet; once each. */
   _addStyle(rules: string): void;
-  /** The site's theme and words, once GET /config has answered (the dialog opens before). */
-  _site(theme: SiteTheme | undefined, closeLabel: string, backLabel: string): void;
+  /**
+   * The site's theme and words, once GET /config has answered (the dialog opens before), and its
+   * name, shown above the title with the theme's logo, so a reader knows whose form this is.
+   */
+  _site(theme: SiteTheme | undefined, closeLabel: string, backLabel: string, siteName?: string): void;
   /** Moves focus to the body's first form field, else its first control, else the Close button. */
   _focusFirst(): void;
   /** Closes, removes the host from the page and gives focus back. Safe to call twice. */
@@ -108,6 +113,9 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
   dialog.setAttribute('role', 'dialog');
   dialog.setAttribute('aria-modal', 'true');
   dialog.setAttribute('aria-labelledby', 'svc-title');
+  const brand = make('p', dialog);
+  brand.className = 'brand';
+  brand.hidden = true;
   const header = make('header', dialog);
   // Icon buttons: their names are their text (hidden), the glyph is drawn by CSS with no name of
   // its own, so "Close" reads and is found as "Close", and shows as ×.
@@ -166,9 +174,16 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
   const extra = new Set<string>();
   let siteRules = '';
   const draw = () => void (style.textContent = siteRules + STYLE + [...extra].join(''));
-  const site = (given: SiteTheme | undefined, close: string, back: string) => {
+  const site = (given: SiteTheme | undefined, close: string, back: string, name?: string) => {
     siteRules = themeRules(given);
     draw();
+    if (name) {
+      // The logo is decoration beside the name that says the same; an address the widget's
+      // check refuses is left out (with its warning), the name stays.
+      const logo = given?.logoUrl && webAddress(given.logoUrl);
+      brand.replaceChildren(...(logo ? [Object.assign(doc.createElement('img'), { src: logo, alt: '' })] : []), name);
+      brand.hidden = false;
+    }
     fitAccent(dialog);
     closeButton.textContent = close;
     backButton.textContent = back;

@@ -184,7 +184,7 @@ export const modalEntry = (t: Messages | BaseWords, words?: WordLoaders): OpenMo
       }
       if (!ctx.dialog) begin();
       ctx.config = config;
-      ctx.dialog._site(config.theme, t.close, t.back);
+      ctx.dialog._site(config.theme, t.close, t.back, config.name);
       ctx.show(screen, UNDER_ACCOUNT.has(route.name) ? accountScreen : undefined);
       return true;
     },

@@ -18,6 +18,8 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
+const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="11" fill="#0f766e"/><path d="M7 12h10M12 7v10" stroke="#fff" stroke-width="3"/></svg>';
+
 /** `widgetSrc` replaces `{{WIDGET_SRC}}` in every page. */
 export async function startPageServer(widgetSrc: string): Promise<PageServer> {
   const pages = new Map(
@@ -27,6 +29,11 @@ export async function startPageServer(widgetSrc: string): Promise<PageServer> {
   );
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page.test').pathname;
+    // The test site's logo (a theme's logoUrl, a path on the site).
+    if (path === '/logo.svg') {
+      response.writeHead(200, { 'content-type': 'image/svg+xml' }).end(LOGO);
+      return;
+    }
     const page = pages.get(path === '/' ? '/index.html' : path);
     if (!page) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');

@@ -7,7 +7,7 @@
  * fields, a member menu, content, a member with three invoices, one failed, and a saved card):
  *
  * - `default`: the widget's own theme;
- * - `dark-accent`: the site's theme with a dark accent (`#1e3a8a`);
+ * - `dark-accent`: the site's theme with a dark accent (`#1e3a8a`) and a logo;
  * - `light-accent`: a light accent (`#fde047`) with the site's own radius (4) and font (Georgia).
  *
  * For each look, each colour scheme (`light`, `dark`: the member's system setting, emulated) and
@@ -58,7 +58,7 @@ export interface Look {
 
 export const LOOKS: Look[] = [
   { name: 'default' },
-  { name: 'dark-accent', theme: { accent: '#1e3a8a' } },
+  { name: 'dark-accent', theme: { accent: '#1e3a8a', logoUrl: '/logo.svg' } },
   { name: 'light-accent', theme: { accent: '#fde047', radius: 4, fontFamily: 'Georgia, serif' } },
 ];
 

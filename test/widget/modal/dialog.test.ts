@@ -146,3 +146,12 @@ test('a group of screens adds its own rules once, and they outlive the site’s 
   expect(sheet()).toContain('#0f766e');
   expect(sheet()).toContain('.menu li{color:red}');
 });
+
+test('no site name yet (the loading dialog, or /config failed): no brand line', () => {
+  const { dialog } = open();
+  expect(dialog._root.querySelector<HTMLElement>('.brand')!.hidden).toBe(true);
+  dialog._site({}, 'Close', 'Back');
+  expect(dialog._root.querySelector<HTMLElement>('.brand')!.hidden).toBe(true);
+  dialog._site({}, 'Close', 'Back', 'Acme');
+  expect(dialog._root.querySelector<HTMLElement>('.brand')!.textContent).toBe('Acme');
+});

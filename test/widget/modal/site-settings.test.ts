@@ -6,7 +6,7 @@
  * registration that names no plan and by /member/plans with no plan (spec 4.1, the svcopen table).
  */
 import { waitFor } from '@testing-library/dom';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { ADA, GRACE, recordEvents, settle } from '../support';
 import { catchNavigation } from './plan-support';
 import { fill, hosts, siteSettings, startAt, svcopen, waitForScreen } from './support';
@@ -104,4 +104,25 @@ test('/member/plans with no plan, logged out: register first, then the after-reg
   await svcopen('/member/plans');
   await register();
   await waitForScreen('Plans');
+});
+
+test('the dialog names the site above its title, with the theme’s logo when it has one', async () => {
+  await startAt(`/?svcopen=${encodeURIComponent('/member/sign_in')}`, { beforeStart: siteSettings({ theme: { logoUrl: '/images/logo.svg' } }) });
+  const m = await waitForScreen('Log in');
+  const brand = m.root.querySelector<HTMLElement>('.brand')!;
+  expect(brand.hidden).toBe(false);
+  expect(brand.textContent).toBe('Demo Academy');
+  const logo = brand.querySelector('img')!;
+  // Decoration beside the name that says the same.
+  expect([logo.getAttribute('src'), logo.alt]).toEqual(['/images/logo.svg', '']);
+});
+
+test('a logo at an address the widget does not follow is left out, with a warning; the name stays', async () => {
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  await startAt(`/?svcopen=${encodeURIComponent('/member/sign_in')}`, { beforeStart: siteSettings({ theme: { logoUrl: 'javascript:alert(1)' } }) });
+  const m = await waitForScreen('Log in');
+  expect(m.root.querySelector('.brand')!.textContent).toBe('Demo Academy');
+  expect(m.root.querySelector('.brand img')).toBeNull();
+  expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringContaining('javascript:alert(1)'));
+  warn.mockRestore();
 });
