@@ -161,6 +161,8 @@ export interface SiteTheme {
   colorScheme?: 'auto' | 'light' | 'dark';
   /** The site's logo (an https address or a path on the site), shown beside its name at the top of the dialog. */
   logoUrl?: string;
+  /** The dark scheme's own accent; without it, the accent lightened until it reads on the dark background (4.5:1). */
+  dark?: { accent?: string };
 }
 
 /**

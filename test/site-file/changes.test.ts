@@ -118,11 +118,11 @@ describe.each([
   test('a theme reaches GET /config as written; one that leaves the file leaves /config', async () => {
     const store = open();
     const file = demoSiteFile();
-    file.site.theme = { accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark', logoUrl: '/logo.svg' };
+    file.site.theme = { accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark', logoUrl: '/logo.svg', dark: { accent: '#93c5fd' } };
     await applySiteFile(store, clock, file);
     const app = await createServiceApp({ store, clock });
     const config = async () => (await (await app.request('/member/v1/sites/demo/config')).json()) as { theme?: unknown };
-    expect((await config()).theme).toEqual({ accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark', logoUrl: '/logo.svg' });
+    expect((await config()).theme).toEqual({ accent: '#e11d48', fontFamily: '"Inter", system-ui, sans-serif', colorScheme: 'dark', logoUrl: '/logo.svg', dark: { accent: '#93c5fd' } });
     const outcome = await applySiteFile(store, clock, demoSiteFile());
     expect(outcome.lines.map((l) => l.text)).toEqual([expect.stringContaining('theme')]);
     expect(await config()).not.toHaveProperty('theme');

@@ -33,6 +33,7 @@ describe('one problem each: its path, its line, a message that says what is wron
       `${SITE}  theme:\n    radius: 8\n    fontFamily: "x;}body{display:none"\n`,
       { path: 'site.theme.fontFamily', line: 6, message: /font-family list/ },
     ],
+    ['a dark accent that is not a colour', `${SITE}  theme:\n    dark:\n      accent: navy\n`, { path: 'site.theme.dark.accent', line: 6, message: /#rgb or #rrggbb/ }],
     ['a logo at an http address', `${SITE}  theme:\n    logoUrl: http://acme.example/logo.png\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],
     ['a logo on another host by a protocol-relative path', `${SITE}  theme:\n    logoUrl: //evil.example/logo.png\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],
     ['a logo as script', `${SITE}  theme:\n    logoUrl: "javascript:alert(1)"\n`, { path: 'site.theme.logoUrl', line: 5, message: /https address or a path on the site/ }],

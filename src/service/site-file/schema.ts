@@ -42,6 +42,10 @@ const themeSchema = z.strictObject({
     'A CSS font-family list, e.g. "Inter", system-ui, sans-serif.',
   ).optional(),
   colorScheme: described(z.enum(['auto', 'light', 'dark']), 'auto follows the member\'s system; light or dark fixes it.').optional(),
+  dark: described(
+    z.strictObject({ accent: described(hexColour, 'The accent in dark mode; default the accent, lightened until it reads on the dark background.').optional() }),
+    'The dark scheme\'s own colours.',
+  ).optional(),
   logoUrl: described(logoAddress, 'The site\'s logo, shown with its name at the top of the dialog: an https address or a path on the site (/logo.svg).').optional(),
 });
 

@@ -31,13 +31,33 @@ export function themeRules(given: SiteTheme = {}): string {
     ...(font(given.fontFamily) && { fontFamily: given.fontFamily }),
   };
   const scheme = given.colorScheme;
+  // Dark mode's accent: the site's own (theme.dark.accent, a page's --svc-accent-dark), else its
+  // accent made light enough to read on the dark background (a navy that reads on white vanishes
+  // on slate).
+  const darkAccent = `--a:var(--svc-accent-dark,${colour(given.dark?.accent) ? given.dark!.accent : readableOn(theme.accent ?? ACCENT, DARK.b)})`;
   const common =
     `--a:var(--svc-accent,${theme.accent ?? ACCENT});--r:var(--svc-radius,${theme.radius ?? 12}px);` +
     `--f:var(--svc-font-family,${theme.fontFamily ?? 'system-ui,sans-serif'})`;
   // The site's text and background are its light scheme's; the dark scheme keeps readable defaults.
-  if (scheme === 'dark') return `:host{${common};${palette(DARK, theme, false)};color-scheme:dark}`;
+  if (scheme === 'dark') return `:host{${common};${darkAccent};${palette(DARK, theme, false)};color-scheme:dark}`;
   const light = `:host{${common};${palette(LIGHT, theme, true)};color-scheme:light}`;
-  return scheme === 'light' ? light : `${light}@media (prefers-color-scheme:dark){:host{${palette(DARK, theme, false)};color-scheme:dark}}`;
+  return scheme === 'light' ? light : `${light}@media (prefers-color-scheme:dark){:host{${darkAccent};${palette(DARK, theme, false)};color-scheme:dark}}`;
+}
+
+/** `#rgb` / `#rrggbb` as [r, g, b]. */
+const rgbOf = (hex: string): number[] => (hex.length === 4 ? [...hex.slice(1)].map((c) => c + c) : [1, 3, 5].map((i) => hex.slice(i, i + 2))).map((h) => parseInt(h, 16));
+
+/**
+ * `accent` as it is when it reads on `background` at 4.5:1 (WCAG's ratio for text: the accent
+ * colours links too), else mixed with white a tenth at a time until it does.
+ */
+export function readableOn(accent: string, background: string): string {
+  const [from, on] = [rgbOf(accent), rgbOf(background)];
+  for (let white = 0; white <= 10; white++) {
+    const mixed = from.map((c) => Math.round(c + ((255 - c) * white) / 10));
+    if (contrast(mixed, on) >= 4.5) return white ? `#${mixed.map((c) => c.toString(16).padStart(2, '0')).join('')}` : accent;
+  }
+  return '#fff';
 }
 
 /** Relative luminance of an sRGB colour (WCAG 2.x). */
