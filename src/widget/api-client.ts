@@ -1,6 +1,7 @@
 import type { MemberApiErrorBody } from '../contract/member';
 import { networkError, serviceError } from './errors';
 import { isObject } from './json';
+import { log } from './diagnostics';
 
 /** One call to the member API; rejects with a ServiceError. `body` is JSON text. */
 export type ApiRequest = <T>(method: string, path: string, token?: string | null, body?: string) => Promise<T>;
@@ -44,6 +45,8 @@ export function apiClient(win: Window, base: string): ApiRequest {
     const all = (data as Partial<MemberApiErrorBody> | null)?.errors;
     const first = all?.[0];
     if (!response.ok && first && typeof first.code === 'string') {
+      // A page the site does not answer (CORS): its developer reads which domain it does.
+      if (first.code === 'originNotAllowed') log.error(String(first.message));
       const errors = all!.map((e) => ({ path: String(e.path ?? 'base'), code: String(e.code), message: String(e.message) }));
       throw serviceError(first.code, String(first.message), String(first.path ?? 'base'), errors);
     }

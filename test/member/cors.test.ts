@@ -14,6 +14,16 @@ const REFUSED_EVERYWHERE = [
   'http://demo.localhost/path',
 ];
 
+/** A refusal the refused page can read (so the widget can tell its developer why): 403, the site's domain named, nothing more allowed. */
+async function expectReadableRefusal(res: Response, origin: string, domain: string) {
+  const body = await expectError(res, 403, 'originNotAllowed');
+  expect(JSON.stringify(body)).toContain(`it answers pages on ${domain} and its subdomains`);
+  expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+  expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  expect(res.headers.get('access-control-allow-methods')).toBeNull();
+  expect((res.headers.get('vary') ?? '').toLowerCase()).toContain('origin');
+}
+
 function expectCors(res: Response, origin: string) {
   expect(res.headers.get('access-control-allow-origin')).toBe(origin);
   expect((res.headers.get('vary') ?? '').toLowerCase()).toContain('origin');
@@ -87,18 +97,26 @@ forEachStore((fresh) => {
     async (origin) => {
       const ctx = await fresh();
       const res = await ctx.request(`${OTHER_BASE}/config`, { origin });
-      await expectError(res, 403, 'originNotAllowed');
-      expectNoCors(res);
+      await expectReadableRefusal(res, origin, ctx.other.site.domain);
     },
   );
 
-  test.each(REFUSED_EVERYWHERE)('origin %s is refused with 403 originNotAllowed and no Access-Control-Allow-Origin', async (origin) => {
+  test.each(REFUSED_EVERYWHERE)('origin %s is refused with 403 originNotAllowed; a web page may read the refusal of a GET, naming the site’s domain, and nothing else', async (origin) => {
     const ctx = await fresh();
-    for (const path of [`${BASE}/config`, `${BASE}/me`, `${OTHER_BASE}/config`]) {
+    for (const [path, domain] of [[`${BASE}/config`, ctx.demo.site.domain], [`${BASE}/me`, ctx.demo.site.domain], [`${OTHER_BASE}/config`, ctx.other.site.domain]] as const) {
       const res = await ctx.request(path, { origin });
-      await expectError(res, 403, 'originNotAllowed');
-      expectNoCors(res);
+      if (/^https?:\/\/[^/]+$/.test(origin)) {
+        await expectReadableRefusal(res, origin, domain);
+      } else {
+        // Not a web page's origin (`null`, a path, another scheme): not even the refusal is readable.
+        await expectError(res, 403, 'originNotAllowed');
+        expectNoCors(res);
+      }
     }
+    // A write is refused as unreadably as ever (its preflight too: below).
+    const write = await ctx.request(`${BASE}/sessions`, { method: 'POST', origin, json: ADA });
+    await expectError(write, 403, 'originNotAllowed');
+    expectNoCors(write);
   });
 
   test('a refused origin cannot sign in: 403, no session, no login event', async () => {
@@ -169,7 +187,8 @@ forEachStore((fresh) => {
     const ctx = await fresh();
     for (const res of [
       await ctx.request(`${BASE}/config`, { origin: null }),
-      await ctx.request(`${BASE}/config`, { origin: 'https://evil.example' }),
+      await ctx.request(`${BASE}/config`, { origin: 'null' }),
+      await ctx.request(`${BASE}/sessions`, { method: 'POST', origin: 'https://evil.example', json: ADA }),
       await ctx.request(`${BASE}/me`, { origin: null }),
     ]) {
       expectNoCors(res);

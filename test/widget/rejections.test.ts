@@ -141,3 +141,17 @@ test('a 400 naming several fields rejects with the first as code and path, and e
   expect(single).toMatchObject({ code: 'invalidCredentials' });
   expect(single).not.toHaveProperty('errors');
 });
+
+test('a page the site does not answer (CORS): the refusal is said in the console, naming the domain the site answers', async () => {
+  const h = await harness();
+  const message = "Pages on https://elsewhere.example may not call this site's member API: it answers pages on demo.localhost and its subdomains";
+  h.mock.server.use(http.get(`${h.base}/config`, () => HttpResponse.json({ errors: [{ code: 'originNotAllowed', path: 'base', message }] }, { status: 403 })));
+  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  h.start();
+  await waitFor(() => expect(h.service.ready).toBe(true));
+  await expect(h.service.open('/member/sign_in')).rejects.toBeInstanceOf(Error);
+  expect(error.mock.calls.map((c) => c[0])).toContain(`[Service] ${message}`);
+  error.mockRestore();
+  warn.mockRestore();
+});

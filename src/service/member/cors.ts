@@ -8,15 +8,20 @@ import type { SiteRecord } from '../store/records';
 const DEMO_SUBDOMAIN = 'demo';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** A web page's origin as browsers send it (`https://host:port`): the URL, or undefined for anything else (`null`, a path). */
+export function webOrigin(origin: string): URL | undefined {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function isAllowedOrigin(origin: string, site: SiteRecord, ownOrigin: string): boolean {
   if (origin === ownOrigin) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== origin) return false;
+  const url = webOrigin(origin);
+  if (!url) return false;
   const host = url.hostname.toLowerCase();
   const domain = site.domain.toLowerCase();
   if (host === domain || host.endsWith(`.${domain}`)) return true;

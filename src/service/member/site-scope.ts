@@ -7,7 +7,7 @@ import { answer, replaceAnswer, withHeaders } from '../http/answer';
 import { textProblem } from '../domain/validation';
 import type { Store } from '../store/store';
 import type { MemberApp } from './context';
-import { corsHeaders, isAllowedOrigin, preflightHeaders } from './cors';
+import { corsHeaders, isAllowedOrigin, preflightHeaders, webOrigin } from './cors';
 import { MemberError } from './errors';
 
 const VARY_ORIGIN = { vary: 'Origin' };
@@ -24,7 +24,7 @@ export function siteScope(app: MemberApp, store: Store): void {
       allowed = origin !== undefined && (!site || isAllowedOrigin(origin, site, new URL(c.req.url).origin));
       if (!site) throw MemberError.of(404, 'notFound', 'No site with that subdomain');
       if (origin !== undefined && !allowed) {
-        throw MemberError.of(403, 'originNotAllowed', `Pages on ${origin} may not call this site's member API`);
+        throw MemberError.of(403, 'originNotAllowed', `Pages on ${origin} may not call this site's member API: it answers pages on ${site.domain} and its subdomains`);
       }
       if (origin !== undefined && c.req.method === 'OPTIONS') {
         replaceAnswer(c, answer(null, 204, preflightHeaders(origin)));
@@ -36,7 +36,12 @@ export function siteScope(app: MemberApp, store: Store): void {
       if (!(error instanceof MemberError)) throw error;
       replaceAnswer(c, error.toResponse());
     }
-    // Every answer depends on the Origin (CORS headers, or a 403), so caches must key on it.
-    replaceAnswer(c, withHeaders(c.res, allowed ? corsHeaders(origin!) : VARY_ORIGIN));
+    // Every answer depends on the Origin (CORS headers, or a 403), so caches must key on it. A
+    // refused page may read the refusal of a GET (what it asked for is the site's public
+    // settings at most, and it gets none of them), so the widget can tell its developer which
+    // domain the site answers instead of "could not be reached"; nothing else it sends (a
+    // preflight, a write) is answered in a way its page can read.
+    const readable = allowed || (origin !== undefined && c.req.method === 'GET' && webOrigin(origin) !== undefined);
+    replaceAnswer(c, withHeaders(c.res, readable ? corsHeaders(origin!) : VARY_ORIGIN));
   });
 }
