@@ -32,7 +32,8 @@ const wordsRead = (file: string) => {
 /** Each group with words of its own: its screens, and its words in English and German. */
 const GROUPS = [
   // The account's screens are four chunks (screen-chunks.ts loads the account's words with each).
-  { group: 'account', screens: ['account', 'account-forms', 'memberships', 'invoices'].flatMap(screensOf), en: enAccount, de: deAccount, atLeast: 5 },
+  // What a membership is, said by the account's summary and the memberships' cards (both account chunks).
+  { group: 'account', screens: [...['account', 'account-forms', 'memberships', 'invoices'].flatMap(screensOf), 'screens/membership-lines.ts'], en: enAccount, de: deAccount, atLeast: 5 },
   { group: 'content', screens: screensOf('content'), en: enContent, de: deContent, atLeast: 1 },
   // Logging in's words are the mailed links' too (screen-chunks.ts loads them with both groups).
   { group: 'sign-in', screens: [...screensOf('sign-in'), ...screensOf('links')], en: enSignIn, de: deSignIn, atLeast: 3 },

@@ -651,3 +651,15 @@ test('a plan whose data cannot load (GET /plans/lifetime unreachable): "Somethin
   expect(p.host).not.toBe(m.host);
   expect(p.root.querySelector('[role="alert"]')!.textContent).toBe('The service could not be reached. Check the connection and try again.');
 });
+
+test('the account opens on a summary of what the member holds: each plan, what it costs them and when it next charges, above the menu', async () => {
+  const h = await svcopen('/member/account', ADA);
+  const m = await waitForScreen('Your account');
+  const monthly = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  const boxes = [...m.root.querySelectorAll('.summary')].map((box) => box.textContent);
+  expect(boxes).toEqual(['Community ', `Monthly Renews on ${enDate(monthly.billingPeriodEnd!)}$12.00 / month`]);
+  // The summary comes before the menu, and the menu's first entry has the focus (nothing in the summary is a control).
+  const summary = m.root.querySelector('.summary')!;
+  expect(summary.compareDocumentPosition(m.root.querySelector('ul.menu')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  expect(m.root.activeElement?.textContent).toBe('Your memberships');
+});

@@ -1,7 +1,7 @@
-import type { Membership, MembershipPrice } from '../../../contract/member';
-import { date, perInterval } from '../format';
+import { date } from '../format';
 import { errorText, forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
+import { membershipLines, membershipPrices } from './membership-lines';
 import { seePlans } from './menu-links';
 
 /**
@@ -13,18 +13,7 @@ import { seePlans } from './menu-links';
 export const membershipsScreen: Screen = forMember(async (ctx, member) => {
   const { doc, t, config, host } = ctx;
   const { locale } = config;
-  // What each running subscription or instalment plan costs this member (the price they joined
-  // at), and its trial; without it the cards still show their dates.
-  const prices = new Map((await host.call<MembershipPrice[]>('GET', '/memberships').catch(() => [])).map((p) => [p.id, p]));
-  const badge = (m: Membership, price: MembershipPrice | undefined) => {
-    // A trial's end is the first charge, not a renewal.
-    const [cls, text] = m.cancelsOn ? ['warn', t.cancelsOn(date(m.cancelsOn, locale))]
-      : m.expiresOn ? ['warn', t.expiresOn(date(m.expiresOn, locale))]
-        : price?.trialEndsAt ? ['ok', t.trialThen(perInterval(price, t, locale, true), date(price.trialEndsAt, locale))]
-          : m.billingPeriodEnd ? ['ok', t.renewsOn(date(m.billingPeriodEnd, locale))]
-            : [];
-    return text ? el(doc, 'span', { class: `badge ${cls}` }, text) : null;
-  };
+  const prices = await membershipPrices(ctx);
   const items = member.memberships
     .filter((m) => m.status === 'active')
     .map((m) => {
@@ -61,8 +50,7 @@ export const membershipsScreen: Screen = forMember(async (ctx, member) => {
         update.addEventListener('click', () => ctx.show(ctx.screens.paymentMethod, membershipsScreen));
         failed = el(doc, 'p', { role: 'alert', class: 'field-error' }, `${t.paymentFailed} `, update);
       }
-      const price = prices.get(m.id);
-      return el(doc, 'li', {}, el(doc, 'h3', {}, m.name), ' ', badge(m, price), price && !price.trialEndsAt ? el(doc, 'p', { class: 'terms' }, perInterval(price, t, locale, true)) : null, failed, cancellable ? actions : null);
+      return el(doc, 'li', {}, ...membershipLines(ctx, m, prices.get(m.id)), failed, cancellable ? actions : null);
     });
   render(ctx, t.memberships, ...(items.length > 0 ? [el(doc, 'ul', { class: 'cards' }, ...items)] : [el(doc, 'p', {}, t.noMemberships), seePlans(ctx, membershipsScreen)]));
   // Cancel is never the control a member lands on: the header's first button is then.
