@@ -663,3 +663,21 @@ test('the account opens on a summary of what the member holds: each plan, what i
   expect(summary.compareDocumentPosition(m.root.querySelector('ul.menu')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   expect(m.root.activeElement?.textContent).toBe('Your memberships');
 });
+
+test('plans/all, a member who keeps the price they joined at (the owner raised it since): their plan shows what they pay, the others the offered price', async () => {
+  const h = await svcopen('/member/plans/all', ADA);
+  await waitForScreen('Plans');
+  const monthly = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  // What GET /memberships says Ada pays: $10, where newcomers are offered $12.
+  h.mock.server.use(
+    http.get(`${h.base}/memberships`, () =>
+      HttpResponse.json([{ id: monthly.id, currency: 'usd', recurring: { amountCents: 1000, subTotalCents: 1000, taxCents: 0, interval: { count: 1, unit: 'month' } } }]),
+    ),
+  );
+  const priceOf = (name: string) =>
+    [...modal().root.querySelectorAll('ul.plans > li')].find((li) => li.querySelector('h3')!.textContent === name)!.querySelector('.price')!.textContent;
+  expect(priceOf('Monthly')).toBe('$12.00 / month'); // GET /memberships said $12 the first time
+  h.service.open('/member/plans/all');
+  await waitFor(() => expect(priceOf('Monthly')).toBe('$10.00 / month'));
+  expect(priceOf('Lifetime')).toBe('$199.00 once');
+});

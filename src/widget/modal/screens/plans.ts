@@ -1,5 +1,5 @@
-import type { PlanOffer } from '../../../contract/member';
-import { price, terms } from '../format';
+import type { MembershipPrice, PlanOffer } from '../../../contract/member';
+import { perInterval, price, terms } from '../format';
 import { richText } from '../rich-text';
 import { render, type ScreenContext } from '../screen';
 import { el } from '../ui';
@@ -41,7 +41,17 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
   const offers = await ctx.host.call<PlanOffer[]>('GET', '/plans');
   if (!offers.length && none) return none();
   ctx.dialog._addStyle(PLANS_STYLE);
-  const mine = new Set(ctx.host.member()?.memberships.filter((m) => m.status === 'active').map((m) => m.publicPlanId));
+  const held = ctx.host.member()?.memberships.filter((m) => m.status === 'active') ?? [];
+  const mine = new Set(held.map((m) => m.publicPlanId));
+  // A plan the member holds at the price they joined at (an owner may have changed it since):
+  // that price, as GET /memberships says it, not the one offered to newcomers.
+  const paying = held.length ? await ctx.host.call<MembershipPrice[]>('GET', '/memberships').catch(() => []) : [];
+  const theirs = (offer: PlanOffer) => {
+    const id = held.find((m) => m.publicPlanId === offer.publicId)?.id;
+    const price = paying.find((p) => p.id === id);
+    // Before tax, as the offer's own price is (its terms say the tax).
+    return price && perInterval(price, t, config.locale);
+  };
   const items = offers.map((offer) =>
     el(
       doc,
@@ -50,7 +60,7 @@ export async function plansScreen(ctx: ScreenContext, none?: () => void): Promis
       offer.highlight ? el(doc, 'p', { class: 'badge' }, t.recommended) : null,
       el(doc, 'h3', {}, offer.name),
       mine.has(offer.publicId) ? el(doc, 'p', { class: 'badge ok' }, t.yourPlan) : null,
-      el(doc, 'p', { class: 'price' }, price(offer, t, config.locale)),
+      el(doc, 'p', { class: 'price' }, theirs(offer) || price(offer, t, config.locale)),
       ...terms(offer, t, config.locale).map((line) => el(doc, 'p', { class: 'terms' }, line)),
       offer.features ? el(doc, 'ul', { class: 'includes' }, ...offer.features.map((line) => el(doc, 'li', {}, line))) : null,
       offer.description ? el(doc, 'div', { class: 'rich' }, richText(doc, offer.description)) : null,
