@@ -7,7 +7,7 @@
  * service (`startService` with a `setup` that writes the plan through the store: the CLI has no
  * plan command).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ConversionDetail, MemberInfo } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
@@ -221,13 +221,20 @@ browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; 
   }
 });
 
+/** A decline, said next to the card's number, which is marked invalid. */
+async function declinedIn(scope: Locator): Promise<string | null> {
+  const field = scope.locator('.field:has(> [name=cardNumber])');
+  if ((await field.locator('[aria-invalid=true]').count()) === 0) return null;
+  return field.locator('.field-error').textContent();
+}
+
 browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge fails) show the words in the form, no conversion, no membership; only the charge is an invoice', async () => {
   const context = await browser!.newContext();
   try {
     await recordEventsIn(context);
     const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Dorothy', lastName: 'Vaughan' }, '4000 0000 0000 0002');
     await page.page.getByRole('button', { name: 'Subscribe' }).click();
-    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    await expect.poll(() => declinedIn(plan), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(await page.eventTypes()).not.toContain('Service.conversion');
     expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
     // The dialog stays, ready for another card.
@@ -239,7 +246,7 @@ browserTest('declined cards: 0002 (refused as it is saved) and 0341 (its charge 
       page.page.getByRole('button', { name: 'Subscribe' }).click(),
     ]);
     expect(answer.status()).toBe(402);
-    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    await expect.poll(() => declinedIn(plan), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(await page.eventTypes()).not.toContain('Service.conversion');
     expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
     await page.page.close();
@@ -278,7 +285,7 @@ browserTest('3-D Secure test cards: 3155 asks in the browser’s dialog; Cancel 
       page.page.getByRole('button', { name: 'Subscribe' }).click(),
     ]);
     expect(first.status()).toBe(202);
-    await expect.poll(() => plan.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    await expect.poll(() => declinedIn(plan), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(asked).toEqual(['confirm: Authorize this test payment?']);
     expect(await page.eventTypes()).not.toContain('Service.conversion');
     expect(await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships)).toEqual([]);
@@ -329,7 +336,7 @@ browserTest('changing the card (/member/payment_method/update): the new card goe
     // Refused as it is saved: the words in the form, the Mastercard stays saved, nothing PUT.
     sent.length = 0;
     await save('4000 0000 0000 0002');
-    await expect.poll(() => dialog.getByRole('alert').first().textContent(), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
+    await expect.poll(() => declinedIn(dialog), { timeout: 5_000 }).toBe('The card was declined. Try another card.');
     expect(sent).toEqual([{ path: '/test-payment-methods', card: true }]);
     await page.page.close();
     const again = await openAt(context, '/member/payment_method/update');

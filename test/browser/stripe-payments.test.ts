@@ -296,8 +296,9 @@ browserTest('a saved card the bank asks about again (3155, on-session): the next
   await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
   const signUp = page.page.getByRole('dialog', { name: 'Yearly' });
   await signUp.getByText(/3155/).waitFor({ state: 'visible', timeout: 10_000 });
-  // "…or enter another one": Stripe's field is there, and may be left empty.
-  await cardField(page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
+  // The saved card pays: Stripe's field waits behind "Use another card".
+  await signUp.getByRole('button', { name: 'Use another card', exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
+  expect(await cardField(page).getByLabel('Card number').isVisible()).toBe(false);
   const made = standIn.requests.filter((r) => r.path === '/v1/payment_methods').length;
   await signUp.getByRole('button', { name: 'Subscribe', exact: true }).click();
   await bank.getByRole('button', { name: 'Complete authentication' }).click();
@@ -315,7 +316,9 @@ browserTest('beside a saved card, another card typed in Stripe’s field is the 
   await payWith(shopper, '4242 4242 4242 4242');
   await shopper.page.waitForEvent('Service.conversion', { timeout: 10_000 });
   await shopper.page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
-  await shopper.page.page.getByRole('dialog', { name: 'Yearly' }).getByText(/4242/).waitFor({ state: 'visible', timeout: 10_000 });
+  const yearlySignUp = shopper.page.page.getByRole('dialog', { name: 'Yearly' });
+  await yearlySignUp.getByText(/4242/).waitFor({ state: 'visible', timeout: 10_000 });
+  await yearlySignUp.getByRole('button', { name: 'Use another card', exact: true }).click();
   await cardField(shopper.page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
   await payWith(shopper, '5555 5555 5555 4444');
   await shopper.page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });

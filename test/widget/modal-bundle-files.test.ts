@@ -58,7 +58,7 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
   expect(names).toEqual(GROUPS);
   // The account's words, and protected content's, come with their screens (src/widget/modal/locales/*-<group>-words.ts).
-  for (const [group, words] of [['account', 'account'], ['account-forms', 'account'], ['memberships', 'account'], ['invoices', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in']]) {
+  for (const [group, words] of [['account', 'account'], ['account-forms', 'account'], ['memberships', 'account'], ['invoices', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in'], ['plans', 'plans'], ['saved-card', 'card']]) {
     const screens = groups.get([...groups.keys()].find((key) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(key))!)!;
     expect(screens.some((name) => name.includes(`-${words}-words-`)), group).toBe(true);
   }

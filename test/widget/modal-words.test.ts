@@ -11,10 +11,14 @@ import { expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
 import { deAccount } from '../../src/widget/modal/locales/de-account-words';
 import { deBase } from '../../src/widget/modal/locales/de-base';
+import { deCard } from '../../src/widget/modal/locales/de-card-words';
+import { dePlans } from '../../src/widget/modal/locales/de-plans-words';
 import { deContent } from '../../src/widget/modal/locales/de-content-words';
 import { deSignIn } from '../../src/widget/modal/locales/de-sign-in-words';
 import { enAccount } from '../../src/widget/modal/locales/en-account-words';
 import { enBase } from '../../src/widget/modal/locales/en-base';
+import { enCard } from '../../src/widget/modal/locales/en-card-words';
+import { enPlans } from '../../src/widget/modal/locales/en-plans-words';
 import { enContent } from '../../src/widget/modal/locales/en-content-words';
 import { enSignIn } from '../../src/widget/modal/locales/en-sign-in-words';
 
@@ -35,12 +39,14 @@ const GROUPS = [
   // What a membership is, said by the account's summary and the memberships' cards (both account chunks).
   { group: 'account', screens: [...['account', 'account-forms', 'memberships', 'invoices'].flatMap(screensOf), 'screens/membership-lines.ts'], en: enAccount, de: deAccount, atLeast: 5 },
   { group: 'content', screens: screensOf('content'), en: enContent, de: deContent, atLeast: 1 },
+  { group: 'plans', screens: screensOf('plans'), en: enPlans, de: dePlans, atLeast: 1 },
+  { group: 'card', screens: screensOf('saved-card'), en: enCard, de: deCard, atLeast: 1 },
   // Logging in's words are the mailed links' too (screen-chunks.ts loads them with both groups).
   { group: 'sign-in', screens: [...screensOf('sign-in'), ...screensOf('links')], en: enSignIn, de: deSignIn, atLeast: 3 },
 ];
 
 test.each(GROUPS)('the $group group is its screens, and they read every word of its own', ({ group, screens, en, atLeast }) => {
-  expect(screens).toContain(`screens/${group === 'sign-in' ? 'login' : group}.ts`);
+  expect(screens).toContain(`screens/${({ 'sign-in': 'login', card: 'payment-method' } as Record<string, string>)[group] ?? group}.ts`);
   expect(screens.length).toBeGreaterThanOrEqual(atLeast);
   const read = new Set(screens.flatMap((file) => [...wordsRead(file)]));
   expect(Object.keys(en).filter((word) => read.has(word))).toEqual(Object.keys(en));

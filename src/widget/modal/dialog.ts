@@ -205,7 +205,9 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
     _site: site,
     _focusFirst() {
       // A form's first field before a link in the text above it (a plan's description).
-      const target = body.querySelector<HTMLElement>('input,select,textarea') ?? body.querySelector<HTMLElement>(FOCUSABLE) ?? closeButton;
+      // Never one in a hidden part (a new card's fields behind "Use another card").
+      const shown = (selector: string) => [...body.querySelectorAll<HTMLElement>(selector)].find((e) => !e.closest('[hidden]'));
+      const target = shown('input,select,textarea') ?? shown(FOCUSABLE) ?? closeButton;
       target.focus();
     },
     _close: close,

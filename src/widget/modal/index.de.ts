@@ -7,6 +7,8 @@ import { modalEntry } from './open';
   account: () => import('./locales/de-account-words').then((m) => m.deAccount),
   content: () => import('./locales/de-content-words').then((m) => m.deContent),
   signIn: () => import('./locales/de-sign-in-words').then((m) => m.deSignIn),
+  plans: () => import('./locales/de-plans-words').then((m) => m.dePlans),
+  card: () => import('./locales/de-card-words').then((m) => m.deCard),
 });
 
 // The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).

@@ -13,6 +13,8 @@ import { modalEntry } from './open';
   account: () => import('./locales/en-account-words').then((m) => m.enAccount),
   content: () => import('./locales/en-content-words').then((m) => m.enContent),
   signIn: () => import('./locales/en-sign-in-words').then((m) => m.enSignIn),
+  plans: () => import('./locales/en-plans-words').then((m) => m.enPlans),
+  card: () => import('./locales/en-card-words').then((m) => m.enCard),
 });
 
 // The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).

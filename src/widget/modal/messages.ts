@@ -64,6 +64,8 @@ export interface Messages {
   cardExpiry: string;
   cardCvc: string;
   savedCard: (brand: string, last4: string) => string;
+  /** Shows a new card's fields beside a saved card. */
+  anotherCard: string;
   memberships: string;
   noMemberships: string;
   cancel: string;
@@ -175,12 +177,20 @@ export type ContentWords = Pick<Messages, ContentWord>;
 /** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
 export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved';
 export type SignInWords = Pick<Messages, SignInWord>;
+/** The words only the plans screen uses: downloaded with it (locales/*-plans-words.ts). */
+export type PlansWord = 'noPlans' | 'yourPlan' | 'recommended' | 'billing' | 'monthly' | 'yearly';
+export type PlansWords = Pick<Messages, PlansWord>;
+/** The words only the saved card's screen uses: downloaded with it (locales/*-card-words.ts). */
+export type CardWord = 'noCard' | 'saveCard' | 'payNow';
+export type CardWords = Pick<Messages, CardWord>;
 /** The words a modal bundle holds from the start. */
-export type BaseWords = Omit<Messages, AccountWord | ContentWord | SignInWord>;
+export type BaseWords = Omit<Messages, AccountWord | ContentWord | SignInWord | PlansWord | CardWord>;
 
 /** The words a bundle downloads with a group of screens, by group (the modal's entry gives them). */
 export interface WordLoaders {
   account(): Promise<AccountWords>;
   content(): Promise<ContentWords>;
   signIn(): Promise<SignInWords>;
+  plans(): Promise<PlansWords>;
+  card(): Promise<CardWords>;
 }

@@ -24,7 +24,8 @@ const account = (ctx: ScreenContext) => withWords(ctx, import('./chunks/account'
 const memberships = (ctx: ScreenContext) => withWords(ctx, import('./chunks/memberships'), ctx.words?.account());
 const invoices = (ctx: ScreenContext) => withWords(ctx, import('./chunks/invoices'), ctx.words?.account());
 const accountForms = (ctx: ScreenContext) => withWords(ctx, import('./chunks/account-forms'), ctx.words?.account());
-const plans = () => import('./chunks/plans');
+const plans = (ctx: ScreenContext) => withWords(ctx, import('./chunks/plans'), ctx.words?.plans());
+const savedCard = (ctx: ScreenContext) => withWords(ctx, import('./chunks/saved-card'), ctx.words?.card());
 const join = () => import('./chunks/join');
 // The mailed links' screens read logging in's words (a reset link's form, a code's).
 const links = (ctx: ScreenContext) => withWords(ctx, import('./chunks/links'), ctx.words?.signIn());
@@ -45,12 +46,12 @@ export const emailChangeScreen: Screen = (ctx) => accountForms(ctx).then((m) => 
 export const passwordChangeScreen: Screen = (ctx) => accountForms(ctx).then((m) => m.passwordChangeScreen(ctx));
 
 // Joining.
-export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => plans().then((m) => m.plansScreen(ctx, none));
+export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => plans(ctx).then((m) => m.plansScreen(ctx, none));
 export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
 export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
 
 // The saved card.
-export const paymentMethodScreen: Screen = (ctx) => import('./chunks/saved-card').then((m) => m.paymentMethodScreen(ctx));
+export const paymentMethodScreen: Screen = (ctx) => savedCard(ctx).then((m) => m.paymentMethodScreen(ctx));
 
 // Protected content.
 export const contentScreen = (contentId: string, preference?: ContentViewingPreference): Screen => (ctx) =>

@@ -101,5 +101,6 @@ export function errorText(t: Messages, error: unknown): { path: string; message:
   // A form with no e-mail field (changing the password or the e-mail) checks the current password alone.
   const key = code === 'invalidCredentials' && path === 'password' ? 'currentPassword' : code;
   const known = key ? t.errors[key as keyof Messages['errors']] : undefined;
-  return { path: code === 'invalidField' ? (path ?? 'base') : 'base', message: known ?? message ?? String(error) };
+  // A declined card is said next to its number (a form without one, Stripe's, says it above the button).
+  return { path: code === 'invalidField' ? (path ?? 'base') : code === 'paymentDeclined' ? 'cardNumber' : 'base', message: known ?? message ?? String(error) };
 }

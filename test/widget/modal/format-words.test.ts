@@ -26,7 +26,7 @@ test.each([
 
 test('card brands as people write them; an unknown brand is left out of the sentence', () => {
   expect(['visa', 'mastercard', 'amex', 'unknown'].map(brandName)).toEqual(['Visa', 'Mastercard', 'American Express', '']);
-  expect(messagesFor('en').savedCard(brandName('visa'), '4242')).toBe('Pay with your saved Visa card ending 4242, or enter another one.');
-  expect(messagesFor('en').savedCard(brandName('unknown'), '4242')).toBe('Pay with your saved card ending 4242, or enter another one.');
-  expect(messagesFor('de').savedCard(brandName('unknown'), '4242')).toBe('Zahlung mit Ihrer gespeicherten Karte mit Endziffern 4242, oder geben Sie eine andere ein.');
+  expect(messagesFor('en').savedCard(brandName('visa'), '4242')).toBe('Pay with your saved Visa card ending 4242.');
+  expect(messagesFor('en').savedCard(brandName('unknown'), '4242')).toBe('Pay with your saved card ending 4242.');
+  expect(messagesFor('de').savedCard(brandName('unknown'), '4242')).toBe('Zahlung mit Ihrer gespeicherten Karte mit Endziffern 4242.');
 });

@@ -12,7 +12,7 @@ import type { ConversionDetail, MemberInfo } from '../../../src/contract/member'
 import { de } from '../../../src/widget/modal/locales/de';
 import { ADA, GRACE, recordEvents, settle, type Harness } from '../support';
 import { CARD_DECLINED, CARD_OK, catchNavigation, dialogText, enDate, fillCard, onOtherSite } from './plan-support';
-import { adaMonthlyFailed, choose, expectAllLabelled, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
+import { adaMonthlyFailed, choose, expectAllLabelled, fieldError, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
 
 const OTTO = { email: 'otto@other.example', password: 'otto-password' };
 
@@ -47,6 +47,17 @@ const lastInfoPlans = (events: ReturnType<typeof recordEvents>) => {
   const infos = events.of('Service.member.info') as { memberInfo: MemberInfo }[];
   return infos.at(-1)!.memberInfo.memberships.map((m) => m.publicPlanId).sort();
 };
+
+/** A decline is said next to the card's number, which is marked invalid (the form's own alert stays empty). */
+function declined(m: ReturnType<typeof modal>): string {
+  const number = m.control('cardNumber');
+  const text = fieldError(m.root, number);
+  if (text) {
+    expect(number.getAttribute('aria-invalid')).toBe('true');
+    expect(m.alert()).toBe('');
+  }
+  return text;
+}
 
 // ---------------------------------------------------------------------------------------------
 // /member/plans/all
@@ -222,7 +233,7 @@ test('logged out, a card declined after the account is made: the account fields 
   fillAccount(h, email);
   fillCard(CARD_DECLINED);
   m.form().requestSubmit();
-  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  await waitFor(() => expect(declined(m)).toBe('The card was declined. Try another card.'));
   // Logged in now, with no plan; the form keeps the card only.
   expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { email, memberships: [] } });
   expect(m.form().querySelector('[name=email]')).toBeNull();
@@ -319,7 +330,7 @@ test('paid plan, declined card 4000 0000 0000 0002: the words in the form, no co
   const m = await waitForScreen('Lifetime');
   fillCard(CARD_DECLINED);
   m.form().requestSubmit();
-  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  await waitFor(() => expect(declined(m)).toBe('The card was declined. Try another card.'));
   expect(m.form().contains(m.root.querySelector('[role="alert"]'))).toBe(true);
   expect(m.button('Pay $199.00').disabled).toBe(false);
   await settle();
@@ -338,7 +349,7 @@ test('paid plan: declined, then another card (4242…) in the same form succeeds
   const m = await waitForScreen('Lifetime');
   fillCard(CARD_DECLINED);
   m.form().requestSubmit();
-  await waitFor(() => expect(m.alert()).toBe('The card was declined. Try another card.'));
+  await waitFor(() => expect(declined(m)).toBe('The card was declined. Try another card.'));
   fillCard(CARD_OK);
   m.form().requestSubmit();
   await joined('Lifetime');
@@ -517,7 +528,7 @@ test('invoices: a declined attempt beside the paid invoice reads as an attempt, 
   // 0341: the card is saved, then the charge fails: an attempt in the ledger.
   fillCard('4000 0000 0000 0341');
   m.form().requestSubmit();
-  await waitFor(() => expect(m.alert()).toMatch(/declined/));
+  await waitFor(() => expect(declined(m)).toMatch(/declined/));
   fillCard(CARD_OK);
   m.form().requestSubmit();
   await joined('Lifetime');
@@ -680,4 +691,38 @@ test('plans/all, a member who keeps the price they joined at (the owner raised i
   h.service.open('/member/plans/all');
   await waitFor(() => expect(priceOf('Monthly')).toBe('$10.00 / month'));
   expect(priceOf('Lifetime')).toBe('$199.00 once');
+});
+
+/** Grace pays Lifetime with 4242…: her card is saved. Then the sign-up of `plan` is open. */
+async function withSavedCard(plan: string, title: string): Promise<{ h: Harness; m: ReturnType<typeof modal> }> {
+  const h = await svcopen('/member/plans/lifetime', GRACE);
+  await waitForScreen('Lifetime');
+  fillCard(CARD_OK);
+  modal().form().requestSubmit();
+  await waitFor(() => expect(modal().root.querySelector('.notice')).not.toBeNull());
+  h.service.open(`/member/plans/${plan}`);
+  return { h, m: await waitForScreen(title) };
+}
+
+test('beside a saved card, a new card’s fields wait behind "Use another card"; left there, the saved card pays', async () => {
+  const { h, m } = await withSavedCard('monthly', 'Monthly');
+  expect(m.form().querySelector('p.muted')!.textContent).toBe('Pay with your saved Visa card ending 4242. Use another card');
+  const number = m.control('cardNumber');
+  expect(number.closest('[hidden]')).not.toBeNull();
+  // The focus is on what shows: "Use another card", not the hidden number.
+  expect(m.root.activeElement).toBe(m.button('Use another card'));
+  m.form().requestSubmit();
+  await waitFor(() => expect(modal().root.querySelector('.notice')).not.toBeNull());
+  expect(h.requests('POST', '/test-payment-methods')).toBe(1); // Lifetime's card only
+});
+
+test('"Use another card" shows the fields (the link goes); a declined new card is said next to its number', async () => {
+  const { h, m } = await withSavedCard('monthly', 'Monthly');
+  m.button('Use another card').click();
+  expect(m.control('cardNumber').closest('[hidden]')).toBeNull();
+  expect(m.q.queryByRole('button', { name: 'Use another card' })).toBeNull();
+  fillCard(CARD_DECLINED);
+  m.form().requestSubmit();
+  await waitFor(() => expect(declined(m)).toBe('The card was declined. Try another card.'));
+  expect(h.requests('POST', '/test-payment-methods')).toBe(2);
 });

@@ -40,11 +40,14 @@ export const authorize = ({ host }: ScreenContext, { intentId, clientSecret }: P
  * shown under it, and the expiry gets its slash; the caret is left alone when the member edits
  * in the middle.
  */
-export function cardFields({ doc, t }: ScreenContext, required: boolean): HTMLElement[] {
+export function cardFields({ doc, t, dialog }: ScreenContext, required: boolean): HTMLElement[] {
+  // Number, expiry and code on one row (stacked on a phone); the brand a badge beside the
+  // number's label.
+  dialog._addStyle('.card{display:grid;grid-template-columns:2fr 1fr 1fr;gap:1rem}@media (max-width:479.9px){.card{grid-template-columns:1fr}}.card .badge{grid-area:1/2}.badge:empty{display:none}');
   const need: Record<string, string> = required ? { required: '' } : {};
   const number = input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', ...need });
   const expiry = input(doc, 'cardExpiry', 'text', { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY', ...need });
-  const brand = el(doc, 'span', { class: 'muted', 'aria-live': 'polite' });
+  const brand = el(doc, 'span', { class: 'badge', 'aria-live': 'polite' });
   const reformat = (control: HTMLInputElement, format: (digits: string, event: InputEvent) => string) =>
     control.addEventListener('input', (event) => {
       if (control.selectionStart !== control.value.length) return;
@@ -57,10 +60,12 @@ export function cardFields({ doc, t }: ScreenContext, required: boolean): HTMLEl
   // "12" becomes "12/" as it is typed, not as it is deleted back to.
   reformat(expiry, (digits, event) => (digits.length > 2 || (digits.length === 2 && !event.inputType?.startsWith('delete')) ? `${digits.slice(0, 2)}/${digits.slice(2, 4)}` : digits));
   const numberField = labelled(doc, t.cardNumber, number);
+  numberField.classList.add('pw');
   numberField.append(brand);
   return [
-    numberField,
-    labelled(doc, t.cardExpiry, expiry),
-    labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', ...need })),
+    el(doc, 'div', { class: 'card' },
+      numberField,
+      labelled(doc, t.cardExpiry, expiry),
+      labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', ...need }))),
   ];
 }

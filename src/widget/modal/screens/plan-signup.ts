@@ -47,7 +47,16 @@ export function planSignupScreen(publicId: string): Screen {
     // The button says what happens: joining free, starting the trial, subscribing, or paying what is due.
     const action = !currency ? t.joinFree : offer.trialDays ? t.startTrial(offer.trialDays)
       : offer.type === 'subscription' ? t.subscribe : t.pay(money(dueNow.grandTotalCents, currency, locale));
-    const form = actionForm(ctx, action, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4))] : []), ...card] : [])], async (f) => {
+    // With a saved card, a new one's fields wait behind "Use another card" (and come out when the saved one is declined).
+    const fields = el(doc, 'div', {}, ...card);
+    const another = el(doc, 'button', { type: 'button', class: 'link' }, t.anotherCard);
+    const reveal = () => {
+      fields.hidden = false;
+      another.remove();
+    };
+    another.onclick = reveal;
+    fields.hidden = !!saved;
+    const form = actionForm(ctx, action, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4), ' ', another)] : []), fields] : [])], async (f) => {
       if (!host.member()) {
         // Not logged in after all (a mailed code first): the code's screen is drawn, then this one.
         if (!(await registerFrom(ctx, f, planSignupScreen(publicId)))) return;
@@ -58,7 +67,10 @@ export function planSignupScreen(publicId: string): Screen {
       // Only a payment method goes to the service: Stripe's, or the test processor's endpoint's.
       const paymentMethodId = stripe ? await stripe.paymentMethod() : number ? await testCards!.testPaymentMethod(ctx, f) : undefined;
       const body = { planPublicId: offer.publicId, ...(paymentMethodId && { paymentMethodId }) };
-      let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body);
+      let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body).catch((error: ServiceError) => {
+        if (error.code === 'paymentDeclined') reveal();
+        throw error;
+      });
       if ('requiresAction' in detail) {
         const asked = detail.requiresAction;
         // The bank's question: in Stripe's window, or in the test processor's stand-in for it.
