@@ -170,13 +170,13 @@ export type AccountWord =
   | 'renewsOn'
   | 'signedInAs'
   | 'updateCard';
-export type AccountWords = Pick<Messages, AccountWord>;
+export type AccountWords = Pick<Messages, AccountWord | 'errors'>;
 /** The words only protected content's screen uses: downloaded with it (locales/*-content-words.ts). */
 export type ContentWord = 'open' | 'downloading' | 'downloadAgain' | 'contentFor' | 'contentClosed' | 'noContent';
 export type ContentWords = Pick<Messages, ContentWord>;
 /** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
 export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved';
-export type SignInWords = Pick<Messages, SignInWord>;
+export type SignInWords = Pick<Messages, SignInWord | 'errors'>;
 /** The words only the plans screen uses: downloaded with it (locales/*-plans-words.ts). */
 export type PlansWord = 'noPlans' | 'yourPlan' | 'recommended' | 'billing' | 'monthly' | 'yearly';
 export type PlansWords = Pick<Messages, PlansWord>;

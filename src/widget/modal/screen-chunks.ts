@@ -15,8 +15,9 @@ import type { ContentViewingPreference } from '../../contract/member';
 import type { Screen, ScreenContext } from './screen';
 
 /** A group's screens, and the group's own words when it has some (merged into `t` before one draws). */
-const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<object>) =>
-  Promise.all([screens, words]).then(([m, w]) => (Object.assign(ctx.t, w), m));
+const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<Partial<ScreenContext['t']>>) =>
+  // A group's error messages join the base's (logging in's, the account's), not replace them.
+  Promise.all([screens, words]).then(([m, w]) => (Object.assign(ctx.t, w, { errors: { ...ctx.t.errors, ...w?.errors } }), m));
 // A loader a chunk: `withWords(ctx, import('./chunks/<chunk>'), ctx.words?.<words>())` as written
 // here is how scripts/lib/modal-chunks.ts learns which chunks download which words.
 const signIn = (ctx: ScreenContext) => withWords(ctx, import('./chunks/sign-in'), ctx.words?.signIn());

@@ -27,4 +27,8 @@ export const deAccount: AccountWords = {
   attempt: (description) => `${description} (Versuch, nicht belastet)`,
   menu: 'Menü',
   signedInAs: (name) => `Angemeldet als ${name}`,
+  // The account's forms check the current password.
+  errors: {
+    currentPassword: 'Das aktuelle Passwort ist falsch.',
+  },
 };

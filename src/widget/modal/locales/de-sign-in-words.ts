@@ -11,4 +11,12 @@ export const deSignIn: SignInWords = {
   resetSent: (email) => `Falls ${email} ein Konto hat, haben wir einen Link für ein neues Passwort gesendet. Er gilt eine Stunde.`,
   passwordSaved: 'Ihr neues Passwort ist gespeichert.',
   emailNow: (email) => `Ihre E-Mail-Adresse ist jetzt ${email}.`,
+  // The errors only logging in and the mailed links meet.
+  errors: {
+    tokenInvalid: 'Dieser Link ist unvollständig. Fordern Sie einen neuen an.',
+    tokenUsed: 'Dieser Link wurde schon verwendet. Fordern Sie einen neuen an.',
+    tokenExpired: 'Dieser Link ist abgelaufen. Fordern Sie einen neuen an.',
+    invalidCredentials: 'E-Mail oder Passwort ist falsch.',
+    emailNotConfirmed: 'Bitte bestätigen Sie zuerst Ihre E-Mail-Adresse.',
+  },
 };

@@ -27,4 +27,8 @@ export const enAccount: AccountWords = {
   attempt: (description) => `${description} (attempt, not charged)`,
   menu: 'Menu',
   signedInAs: (name) => `Logged in as ${name}`,
+  // The account's forms check the current password.
+  errors: {
+    currentPassword: 'The current password is wrong.',
+  },
 };

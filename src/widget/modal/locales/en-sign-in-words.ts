@@ -11,4 +11,12 @@ export const enSignIn: SignInWords = {
   resetSent: (email) => `If ${email} has an account, we sent a link to set a new password. It works for an hour.`,
   passwordSaved: 'Your new password is saved.',
   emailNow: (email) => `Your e-mail address is now ${email}.`,
+  // The errors only logging in and the mailed links meet.
+  errors: {
+    tokenInvalid: 'This link is incomplete. Ask for a new one.',
+    tokenUsed: 'This link was used already. Ask for a new one.',
+    tokenExpired: 'This link has expired. Ask for a new one.',
+    invalidCredentials: 'The e-mail or the password is wrong.',
+    emailNotConfirmed: 'Confirm your e-mail address first.',
+  },
 };
