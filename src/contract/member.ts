@@ -314,6 +314,8 @@ export type MemberApiErrorCode =
   | 'paymentPending'
   /** Cancelling a membership that is not a running subscription. */
   | 'notCancellable'
+  /** Changing a membership's plan where the rules of changing plans refuse it (an instalment plan, another currency, the same plan). */
+  | 'notChangeable'
   /** Paying now (POST /memberships/{id}/pay) for a membership that owes no payment now. */
   | 'notDue'
   /** Protected content the member's plans do not open. */
@@ -431,6 +433,24 @@ export interface PlanOffer {
   highlight?: true;
   /** What the plan includes, a line each (plain text), listed under its price. */
   features?: string[];
+}
+
+/**
+ * GET /memberships/{id}/change?plan=…: what changing a running subscription to another plan would
+ * do (docs/decisions/0036-changing-plans.md). An upgrade is `now`, the unused part of the period
+ * paid for credited by the day; a downgrade is at the period's end; a change during a trial is
+ * `now` and free, the trial's end kept.
+ */
+export interface PlanChangeQuote {
+  when: 'now' | 'periodEnd';
+  /** Lower-case ISO 4217: the two plans'. */
+  currency: string;
+  /** Before tax: what the unused part of the period paid for is worth (0 but for an upgrade). */
+  creditCents: number;
+  /** Charged at the change: the new period less the credit, with the new plan's tax. */
+  dueNow: ChargeAmounts;
+  /** The charge after that, at the new plan's price (tax included), and when. */
+  next: { amountCents: number; at: IsoDateTime };
 }
 
 /** A charge that repeats, as the widget shows it: "$12.00 / month" (`amountCents` is with tax). */

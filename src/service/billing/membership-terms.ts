@@ -78,7 +78,7 @@ export function renewSubscription(terms: MembershipTerms, plan: SubscriptionPlan
 }
 
 /** End of the period a charge at `chargedAt` pays for, when that charge starts the schedule. */
-function subscriptionPeriodEnd(billing: SubscriptionBilling, chargedAt: EpochMs): EpochMs {
+export function subscriptionPeriodEnd(billing: SubscriptionBilling, chargedAt: EpochMs): EpochMs {
   return billing.billingDate
     ? nextFixedBillingDate(chargedAt, billing.billingDate)
     : addInterval(chargedAt, billing.interval.count, billing.interval.unit);

@@ -5,8 +5,9 @@
  * GET and PUT /payment-method.
  */
 import type { Context, Hono } from 'hono';
-import type { InvoiceSummary, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
-import { chargeOverdue } from '../billing/renewals';
+import type { InvoiceSummary, PlanChangeQuote, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
+import { NotChangeableError, quotePlanChange } from '../billing/plan-change';
+import { asJoined, chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
 import { UnknownPaymentReferenceError } from '../payments/processor';
 import type { ProcessorFor } from '../payments/processor-for';
@@ -100,6 +101,33 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
       throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the payment answered', 'intentId');
     }
     return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, body.intentId)), 200, NO_STORE);
+  });
+
+  // What changing a running subscription to another plan would do (decision 0036), asked before the change.
+  app.get('/sites/:subdomain/memberships/:id/change', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const id = membershipIdOf(c.req.param('id'));
+    const ref = c.req.query('plan');
+    if (!ref) throw MemberError.of(400, 'invalidField', 'Name the plan to change to by its public id or key: ?plan=…', 'plan');
+    const mine = (await store.listMembershipsOfMember(site.id, member.id)).find((m) => m.id === id);
+    if (!mine) throw MemberError.of(404, 'notFound', 'You have no membership with that id', 'id');
+    const target = await findOpenPlan(store, site.id, ref);
+    if (!target) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'plan');
+    const held = (await store.getPlan(site.id, mine.planId))!;
+    const current = held.type === 'subscription' ? asJoined(held, mine) : held;
+    let quote;
+    try {
+      quote = quotePlanChange(mine, current, target, clock());
+    } catch (error) {
+      if (error instanceof NotChangeableError) throw MemberError.of(409, 'notChangeable', error.message, 'plan');
+      throw error;
+    }
+    const answer: PlanChangeQuote = {
+      when: quote.when, currency: quote.currency, creditCents: quote.creditCents, dueNow: quote.dueNow,
+      next: { amountCents: quote.next.amountCents, at: new Date(quote.next.at).toISOString() },
+    };
+    return jsonResponse(answer, 200, NO_STORE);
   });
 
   // What the member's running subscriptions and instalment plans cost them (the price they joined at), and their trials.
