@@ -18,7 +18,6 @@ import { sqliteProcessorEvents } from './processor-events';
 import { sqliteTestProcessor } from './test-processor';
 import {
   type Row,
-  type Value,
   EVENT_COLUMNS,
   INSERT_PLAN,
   MEMBER_COLUMNS,
@@ -35,6 +34,7 @@ import {
   memberSummaryFrom,
   memberWhere,
   membershipFrom,
+  membershipPatchColumns,
   orNull,
   planFrom,
   planValues,
@@ -57,13 +57,7 @@ export function openSqliteStore(path: string): Store {
    * the cached aggregates, so every membership update counts as a change to them.
    */
   const patchMembership = db.transaction((siteId: number, id: number, patch: MembershipPatch) => {
-    const columns: [string, Value][] = [];
-    if (patch.status !== undefined) columns.push(['status', patch.status]);
-    if (patch.expiresAt !== undefined) columns.push(['expires_at', patch.expiresAt]);
-    if (patch.cancelsAt !== undefined) columns.push(['cancels_at', patch.cancelsAt]);
-    if (patch.billingPeriodEnd !== undefined) columns.push(['billing_period_end', patch.billingPeriodEnd]);
-    if (patch.paymentFailure !== undefined) columns.push(['payment_failure', patch.paymentFailure ? 1 : 0]);
-    if (patch.paymentsMade !== undefined) columns.push(['payments_made', patch.paymentsMade]);
+    const columns = membershipPatchColumns(patch);
     if (columns.length > 0) {
       write(
         sql(`UPDATE memberships SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE site_id = ? AND id = ?`),
