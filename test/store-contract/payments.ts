@@ -98,6 +98,21 @@ export function paymentTests(ctx: Ctx): void {
     expect(untouched?.id).toBe(other);
   });
 
+  test('updateMembership moves a membership to another plan, sets or clears the billing it pays and a downgrade waiting for its period’s end', async () => {
+    await setUp();
+    const other = await ctx.store.createPlan(newPlan(ctx.a.id, {}, PLAN_TERMS['subscription plan with a billing date and a signup fee']));
+    const [id] = await ctx.store.createMemberships([ms(ann, sub.id, { billingPeriodEnd: T0 + 2 })]);
+    const billing = { price: 9, currency: 'gbp', interval: { count: 1, unit: 'month' } } as const;
+    const waiting = (await ctx.store.updateMembership(ctx.a.id, id!, { nextPlanId: other.id, billing }))!;
+    expect(waiting).toMatchObject({ planId: sub.id, planPublicId: sub.publicId, nextPlanId: other.id, billing });
+    const moved = (await ctx.store.updateMembership(ctx.a.id, id!, { planId: other.id, nextPlanId: null, billing: null }))!;
+    expect(moved).toMatchObject({ planId: other.id, planPublicId: other.publicId, type: 'subscription', billingPeriodEnd: T0 + 2 });
+    expect(moved).not.toHaveProperty('nextPlanId');
+    expect(moved).not.toHaveProperty('billing');
+    expect(await ctx.store.listMembershipsOfMember(ctx.a.id, ann)).toStrictEqual([moved]);
+    expect((await ctx.store.listMemberships(ctx.a.id, { planId: other.id }, { limit: 10 })).items.map((m) => m.id)).toEqual([id]);
+  });
+
   test('updateMembership with null clears a date: the field is absent afterwards', async () => {
     await setUp();
     const [id] = await ctx.store.createMemberships([

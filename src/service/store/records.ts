@@ -250,6 +250,8 @@ export interface MembershipRecord extends NewMembership {
    * charge this, so a price change reaches new members only.
    */
   billing?: PlanBilling;
+  /** A downgrade waiting for the period's end (decision 0036): the plan the next renewal charges and moves the membership to. */
+  nextPlanId?: number;
 }
 
 /**
@@ -263,6 +265,12 @@ export interface MembershipPatch {
   billingPeriodEnd?: EpochMs | null;
   paymentFailure?: boolean;
   paymentsMade?: number;
+  /** Another plan (a change of plan, decision 0036): the membership then pays it at its price now. */
+  planId?: number;
+  /** The billing the membership pays when the plan's own has changed since it joined; null: the plan's own. */
+  billing?: PlanBilling | null;
+  /** A downgrade waiting for the period's end; null: none. */
+  nextPlanId?: number | null;
 }
 
 /** The member's saved card: one per member, a new one replaces it. Never the number or CVC. */

@@ -109,7 +109,7 @@ export function memberFrom(r: RawRow): MemberRecord {
 
 export const MEMBERSHIP_COLUMNS =
   'm.id, m.site_id, m.member_id, m.plan_id, p.public_id, m.type, m.status, m.created_at, m.payment_failure, ' +
-  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made, m.billing';
+  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made, m.billing, m.next_plan_id';
 export function membershipFrom(r: RawRow): MembershipRecord {
   const m: Row = {
     id: r[0], siteId: r[1], memberId: r[2], planId: r[3], planPublicId: r[4], type: r[5], status: r[6],
@@ -120,6 +120,7 @@ export function membershipFrom(r: RawRow): MembershipRecord {
   opt(m, 'billingPeriodEnd', r[11]);
   opt(m, 'paymentsMade', r[12]);
   if (r[13] !== null) m.billing = JSON.parse(r[13] as string);
+  opt(m, 'nextPlanId', r[14]);
   return m as unknown as MembershipRecord;
 }
 
@@ -346,6 +347,9 @@ export function membershipPatchColumns(patch: MembershipPatch): Array<[column: s
   if (patch.billingPeriodEnd !== undefined) columns.push(['billing_period_end', patch.billingPeriodEnd]);
   if (patch.paymentFailure !== undefined) columns.push(['payment_failure', flag(patch.paymentFailure)]);
   if (patch.paymentsMade !== undefined) columns.push(['payments_made', patch.paymentsMade]);
+  if (patch.planId !== undefined) columns.push(['plan_id', patch.planId]);
+  if (patch.billing !== undefined) columns.push(['billing', json(patch.billing)]);
+  if (patch.nextPlanId !== undefined) columns.push(['next_plan_id', patch.nextPlanId]);
   return columns;
 }
 

@@ -215,7 +215,15 @@ export function createMemoryStore(): Store {
       if (patch.status !== undefined) membership.status = patch.status;
       if (patch.paymentFailure !== undefined) membership.paymentFailure = patch.paymentFailure;
       if (patch.paymentsMade !== undefined) membership.paymentsMade = patch.paymentsMade;
-      for (const key of ['expiresAt', 'cancelsAt', 'billingPeriodEnd'] as const) {
+      if (patch.planId !== undefined) {
+        const plan = plans.byId.get(patch.planId);
+        if (!plan || plan.siteId !== siteId) throw new MissingReferenceError('planId', `plan ${patch.planId} does not exist in site ${siteId}`);
+        membership.planId = plan.id;
+        membership.planPublicId = plan.publicId;
+      }
+      if (patch.billing === null) delete membership.billing;
+      else if (patch.billing !== undefined) membership.billing = copy(patch.billing);
+      for (const key of ['expiresAt', 'cancelsAt', 'billingPeriodEnd', 'nextPlanId'] as const) {
         const value = patch[key];
         if (value === null) delete membership[key];
         else if (value !== undefined) membership[key] = value;

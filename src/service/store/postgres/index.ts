@@ -198,9 +198,10 @@ function postgresStoreOn(conn: PostgresConnection): Store {
       const row = columns.length === 0
         ? await conn.firstRaw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`, siteId, id)
         : await conn.firstRaw(
+          // The row after reads the plan it is on after the change (RETURNING's join sees the old plan_id).
           `UPDATE memberships m SET ${columns.map(([c]) => `${c} = ?`).join(', ')} FROM plans p
-           WHERE p.id = m.plan_id AND m.site_id = ? AND m.id = ? RETURNING ${MEMBERSHIP_COLUMNS}`,
-          ...columns.map(([, v]) => v), siteId, id);
+           WHERE p.id = coalesce(?::bigint, m.plan_id) AND m.site_id = ? AND m.id = ? RETURNING ${MEMBERSHIP_COLUMNS}`,
+          ...columns.map(([, v]) => v), patch.planId ?? null, siteId, id);
       return row && membershipFrom(row);
     },
 

@@ -438,6 +438,9 @@ export const MIGRATIONS: readonly string[] = [
     created_at bigint NOT NULL
   );
   `,
+  /* 8: SQLite's version 15, a downgrade waits for the period's end (decision 0036): the plan a membership becomes at its next renewal */ `
+  ALTER TABLE memberships ADD COLUMN next_plan_id bigint;
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -506,6 +506,11 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 14 → 15: a downgrade waits for the period's end (decision 0036): the plan a membership
+  // becomes at its next renewal.
+  `
+  ALTER TABLE memberships ADD COLUMN next_plan_id INTEGER;
+  `,
 ];
 
 /**
