@@ -149,6 +149,11 @@ export const MEMBER_EVENT_TYPES = [
   'paymentRefunded',
   /** The member's bank disputed a payment (a chargeback; issue 28); details `{ amount, chargeId, invoiceId, disputeId, reason }`. */
   'paymentDisputed',
+  /**
+   * A membership changed plan, or will at its period's end (decision 0036); details
+   * `{ membershipId, fromPlanId, toPlanId, when: 'now' | 'periodEnd', invoiceId?, applied? }`.
+   */
+  'planChanged',
 ] as const;
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 

@@ -1,13 +1,17 @@
 /**
  * GET /memberships/{id}/change?plan=…: what changing a running subscription to another plan would
  * do (docs/decisions/0036-changing-plans.md), on every store. The arithmetic's cases are
- * test/unit/plan-change.test.ts's; here, the route: whose membership, which plan, the member's own
- * price, and the refusals.
+ * test/unit/plan-change.test.ts's; here, the routes: whose membership, which plan, the member's own
+ * price, the refusals, and the change itself (now, or at the period's end through the renewal).
  */
 import { expect, test } from 'vitest';
 import type { Membership, PlanChangeQuote, SessionResponse } from '../../src/contract/member';
+import { runRenewals } from '../../src/service/billing/renewals';
 import { definePlan } from '../../src/service/domain/plans';
-import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, type MemberCtx } from './support';
+import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
+import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, putCard, testCard, type MemberCtx } from './support';
+
+const OK_CARD = { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' };
 
 const DAY = 86_400_000;
 
@@ -17,6 +21,9 @@ async function adaMonthly(ctx: MemberCtx): Promise<{ session: SessionResponse; m
   const monthly = session.memberInfo.memberships.find((m) => m.publicPlanId === 'monthly' && m.status === 'active')!;
   return { session, monthly };
 }
+
+const post = (ctx: MemberCtx, token: string, id: number | string, json: Record<string, unknown>) =>
+  ctx.authed(token, `${BASE}/memberships/${id}/change`, { method: 'POST', json });
 
 const change = (ctx: MemberCtx, token: string, id: number | string, plan?: string) =>
   ctx.authed(token, `${BASE}/memberships/${id}/change${plan === undefined ? '' : `?plan=${encodeURIComponent(plan)}`}`);
@@ -66,7 +73,93 @@ forEachStore((fresh) => {
     await expectError(await change(ctx, session.token, '0372', 'monthly'), 400, 'invalidField', 'id');
     const grace = await ctx.session(GRACE);
     await expectError(await change(ctx, grace.token, monthly.id, 'course3'), 404, 'notFound', 'id');
-    // Only GET: the change itself is not built yet (decision 0036).
-    await expectError(await ctx.authed(session.token, `${BASE}/memberships/${monthly.id}/change?plan=course3`, { method: 'POST' }), 405, 'methodNotAllowed');
+    // The change itself refuses the same, and changes nothing.
+    await expectError(await post(ctx, session.token, monthly.id, { plan: 'course3' }), 409, 'notChangeable', 'plan');
+    await expectError(await ctx.authed(session.token, `${BASE}/memberships/${monthly.id}/change`, { method: 'PUT', json: {} }), 405, 'methodNotAllowed');
+    expect((await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)).toMatchObject({ planPublicId: 'monthly' });
+  });
+
+  test('POST: an upgrade charges what the quote said, moves the membership now with a new period, and the ledger and events say so', async () => {
+    const ctx = await fresh();
+    const pro = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    const quote = await jsonOf<PlanChangeQuote>(await change(ctx, session.token, monthly.id, pro.publicId), 200);
+    // The seeded Ada has no card saved: one given with the change pays (and is saved).
+    const paymentMethodId = await testCard(ctx, session.token, OK_CARD);
+    const changed = await jsonOf<Membership>(await post(ctx, session.token, monthly.id, { plan: pro.publicId, paymentMethodId }), 200);
+    expect(changed).toMatchObject({ id: monthly.id, publicPlanId: pro.publicId, name: 'Pro', status: 'active', billingPeriodEnd: quote.next.at });
+    const record = (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    expect(record).toMatchObject({ planId: pro.id, billingPeriodEnd: Date.parse(quote.next.at) });
+    expect(record).not.toHaveProperty('billing');
+    const invoices = await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id);
+    expect(invoices.at(-1)).toMatchObject({
+      planId: pro.id, membershipId: monthly.id, status: 'paid', description: 'Pro (from Monthly)',
+      subTotalCents: quote.dueNow.subTotalCents, taxCents: quote.dueNow.taxCents, totalCents: quote.dueNow.grandTotalCents,
+    });
+    const events = (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: session.memberInfo.id }, { limit: 100 })).items;
+    expect(events.filter((e) => e.eventType === 'planChanged').map((e) => e.details)).toEqual([
+      { membershipId: monthly.id, fromPlanId: monthly.planId, toPlanId: pro.id, when: 'now', invoiceId: invoices.at(-1)!.processorInvoiceId },
+    ]);
+    // The same again: on Pro already.
+    await expectError(await post(ctx, session.token, monthly.id, { plan: pro.publicId }), 409, 'notChangeable', 'plan');
+  });
+
+  test('POST: a declined upgrade changes nothing but a failed invoice in the ledger (402)', async () => {
+    const ctx = await fresh();
+    const pro = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    const paymentMethodId = await testCard(ctx, session.token, { cardNumber: '4000000000000341', cardExpiry: '12/34', cardCvc: '123' });
+    await expectError(await post(ctx, session.token, monthly.id, { plan: pro.publicId, paymentMethodId }), 402, 'paymentDeclined');
+    const record = (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    expect(record.planPublicId).toBe('monthly');
+    expect(record.billingPeriodEnd).toBe(Date.parse(monthly.billingPeriodEnd!));
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).at(-1)).toMatchObject({ status: 'failed', description: 'Pro (from Monthly)', planId: pro.id });
+  });
+
+  test('POST: a downgrade waits for the period’s end; the renewal then charges the new plan and moves the membership to it', async () => {
+    const ctx = await fresh();
+    const lite = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Lite', type: 'subscription', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    // A card to renew with (the seeded Ada has none).
+    expect((await putCard(ctx, session.token, OK_CARD)).status).toBe(200);
+    const invoicesBefore = (await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length;
+    const waiting = await jsonOf<Membership>(await post(ctx, session.token, monthly.id, { plan: lite.key }), 200);
+    // Still Monthly until the period paid for ends; nothing charged.
+    expect(waiting).toMatchObject({ publicPlanId: 'monthly', billingPeriodEnd: monthly.billingPeriodEnd });
+    const mine = async () => (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    expect(await mine()).toMatchObject({ nextPlanId: lite.id, planPublicId: 'monthly' });
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length).toBe(invoicesBefore);
+
+    ctx.advance(Date.parse(monthly.billingPeriodEnd!) - ctx.now() + 1000);
+    await runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
+    const after = await mine();
+    expect(after).toMatchObject({ planId: lite.id, status: 'active', paymentFailure: false });
+    expect(after).not.toHaveProperty('nextPlanId');
+    expect(after.billingPeriodEnd).toBeGreaterThan(ctx.now());
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).at(-1)).toMatchObject({ planId: lite.id, status: 'paid', totalCents: 500 });
+    const applied = (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: session.memberInfo.id }, { limit: 100 })).items.filter((e) => e.eventType === 'planChanged');
+    expect(applied.map((e) => [e.details.when, e.details.applied])).toEqual([['periodEnd', undefined], ['periodEnd', true]]);
+  });
+
+  test('POST: cancelling after a downgrade was asked for clears it; asking for a downgrade lifts a cancellation', async () => {
+    const ctx = await fresh();
+    const lite = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Lite', type: 'subscription', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    const mine = async () => (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    await jsonOf(await post(ctx, session.token, monthly.id, { plan: lite.publicId }), 200);
+    await jsonOf(await ctx.authed(session.token, `${BASE}/memberships/${monthly.id}/cancel`, { method: 'POST' }), 200);
+    expect(await mine()).not.toHaveProperty('nextPlanId');
+    expect((await mine()).cancelsAt).toBeDefined();
+    await jsonOf(await post(ctx, session.token, monthly.id, { plan: lite.publicId }), 200);
+    expect(await mine()).toMatchObject({ nextPlanId: lite.id });
+    expect(await mine()).not.toHaveProperty('cancelsAt');
   });
 });

@@ -295,7 +295,9 @@ export async function dueCharge(deps: RenewalDeps, site: SiteRecord, membership:
   const now = clock();
   const current = await store.getPlan(site.id, membership.planId);
   if (!current || (current.type !== 'subscription' && current.type !== 'multiPayment')) return undefined;
-  const plan = asJoined(current, membership);
+  // A downgrade waiting for this renewal (decision 0036): the renewal is the new plan's, at its price now.
+  const next = membership.nextPlanId !== undefined ? await store.getPlan(site.id, membership.nextPlanId) : undefined;
+  const plan = next?.type === 'subscription' ? next : asJoined(current, membership);
   const member = await store.getMember(site.id, membership.memberId);
   if (!member?.processorCustomerId) return undefined; // never paid here (chargeOverdue reaches such members too)
   const dueAt = membership.billingPeriodEnd!;
@@ -398,7 +400,18 @@ export async function recordCharge(
     await store.queueMail(notices);
   }
   if (outcome.paid) {
-    await update(termsPatch(nextTerms(membership, plan)));
+    if (plan.id !== membership.planId) {
+      // The downgrade waiting for this renewal takes effect: the membership is on the new plan at its price.
+      await update({ ...termsPatch(nextTerms(membership, plan)), planId: plan.id, billing: null, nextPlanId: null });
+      await store.createMemberEvents([
+        {
+          siteId: site.id, memberId: membership.memberId, eventType: 'planChanged', createdAt: now,
+          details: { membershipId: membership.id, fromPlanId: membership.planId, toPlanId: plan.id, when: 'periodEnd', applied: true, invoiceId: outcome.invoiceId },
+        },
+      ]);
+    } else {
+      await update(termsPatch(nextTerms(membership, plan)));
+    }
     report.charged++;
     return;
   }

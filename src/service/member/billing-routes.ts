@@ -6,8 +6,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, PlanChangeQuote, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
-import { NotChangeableError, quotePlanChange } from '../billing/plan-change';
-import { asJoined, chargeOverdue } from '../billing/renewals';
+import { chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
 import { UnknownPaymentReferenceError } from '../payments/processor';
 import type { ProcessorFor } from '../payments/processor-for';
@@ -18,6 +17,7 @@ import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { membershipPrices } from './membership-prices';
 import { confirmPayNow, payNow } from './pay-now';
+import { changePlan, changeQuote } from './plan-change';
 import { findOpenPlan } from './plan-offers';
 import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readCard, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
@@ -103,31 +103,29 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, body.intentId)), 200, NO_STORE);
   });
 
-  // What changing a running subscription to another plan would do (decision 0036), asked before the change.
-  app.get('/sites/:subdomain/memberships/:id/change', async (c) => {
+  // Changing a running subscription to another plan (decision 0036): what it would do, then doing it.
+  const changeTarget = async (c: Context<Env>, ref: unknown) => {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
-    const id = membershipIdOf(c.req.param('id'));
-    const ref = c.req.query('plan');
-    if (!ref) throw MemberError.of(400, 'invalidField', 'Name the plan to change to by its public id or key: ?plan=…', 'plan');
+    const id = membershipIdOf(c.req.param('id') ?? '');
+    if (typeof ref !== 'string' || !ref) throw MemberError.of(400, 'invalidField', 'Name the plan to change to by its public id or key', 'plan');
     const mine = (await store.listMembershipsOfMember(site.id, member.id)).find((m) => m.id === id);
     if (!mine) throw MemberError.of(404, 'notFound', 'You have no membership with that id', 'id');
     const target = await findOpenPlan(store, site.id, ref);
     if (!target) throw MemberError.of(404, 'notFound', 'No plan with that id is open for sign-up', 'plan');
-    const held = (await store.getPlan(site.id, mine.planId))!;
-    const current = held.type === 'subscription' ? asJoined(held, mine) : held;
-    let quote;
-    try {
-      quote = quotePlanChange(mine, current, target, clock());
-    } catch (error) {
-      if (error instanceof NotChangeableError) throw MemberError.of(409, 'notChangeable', error.message, 'plan');
-      throw error;
-    }
-    const answer: PlanChangeQuote = {
-      when: quote.when, currency: quote.currency, creditCents: quote.creditCents, dueNow: quote.dueNow,
-      next: { amountCents: quote.next.amountCents, at: new Date(quote.next.at).toISOString() },
-    };
+    return { site, member, mine, target };
+  };
+  app.get('/sites/:subdomain/memberships/:id/change', async (c) => {
+    const { site, mine, target } = await changeTarget(c, c.req.query('plan'));
+    const quote = changeQuote(mine, (await store.getPlan(site.id, mine.planId))!, target, clock());
+    const answer: PlanChangeQuote = { ...quote, next: { amountCents: quote.next.amountCents, at: new Date(quote.next.at).toISOString() } };
     return jsonResponse(answer, 200, NO_STORE);
+  });
+  app.post('/sites/:subdomain/memberships/:id/change', async (c) => {
+    const body = await readObject(c.req.raw);
+    const { site, member, mine, target } = await changeTarget(c, body.plan);
+    const changed = await changePlan(billing(site), site, member, mine.id, target, readPayment(body));
+    return jsonResponse(await widgetMembership(site, changed), 200, NO_STORE);
   });
 
   // What the member's running subscriptions and instalment plans cost them (the price they joined at), and their trials.
@@ -219,7 +217,8 @@ async function cancelAtPeriodEnd({ store, clock }: Pick<BillingDeps, 'store' | '
   const running = membership.type === 'subscription' && membership.status === 'active' && membership.billingPeriodEnd !== undefined;
   if (!running) throw MemberError.of(409, 'notCancellable', 'Only a running subscription can be cancelled', 'id');
   if (membership.cancelsAt !== undefined) return membership;
-  const updated = (await store.updateMembership(site.id, membership.id, { cancelsAt: membership.billingPeriodEnd! }))!;
+  // A downgrade waiting for the period's end goes with it (decision 0036).
+  const updated = (await store.updateMembership(site.id, membership.id, { cancelsAt: membership.billingPeriodEnd!, nextPlanId: null }))!;
   await store.createMemberEvents([
     { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: membership.planId }, createdAt: clock() },
   ]);

@@ -23,7 +23,7 @@ export function methodsNotAllowed(app: MemberApp): void {
     '/sites/:subdomain/memberships': 'GET, POST',
     '/sites/:subdomain/memberships/confirm': 'POST',
     '/sites/:subdomain/memberships/:id/cancel': 'POST',
-    '/sites/:subdomain/memberships/:id/change': 'GET',
+    '/sites/:subdomain/memberships/:id/change': 'GET, POST',
     '/sites/:subdomain/invoices': 'GET',
     '/sites/:subdomain/payment-method': 'GET, PUT',
     '/sites/:subdomain/content/:contentId': 'GET',
