@@ -53,6 +53,23 @@ forEachStore((_name, newStore) => {
     }
   });
 
+  test('a planChanged event (decision 0036) is listed with its details as the OpenAPI document describes them', async () => {
+    const fx = fixture();
+    const data = await demoData(fx);
+    const member = data.members[0]!;
+    const [from, to] = [data.plans[0]!, data.plans[1]!];
+    await fx.store.createMemberEvents([
+      { siteId: fx.demo.id, memberId: member.id, eventType: 'planChanged', createdAt: Date.now(), details: { membershipId: 1, fromPlanId: from.id, toPlanId: to.id, when: 'periodEnd' } },
+      { siteId: fx.demo.id, memberId: member.id, eventType: 'planChanged', createdAt: Date.now(), details: { membershipId: 1, fromPlanId: from.id, toPlanId: to.id, when: 'periodEnd', applied: true, invoiceId: 'in_1' } },
+    ]);
+    // `call` checks every answer against the OpenAPI document, details by event type included.
+    const { items } = await walkPages<any>(fx.app, PATH, { key: fx.keys.demo.all, pageSize: 100, query: { memberId: String(member.id) } });
+    expect(items.filter((e) => e.eventType === 'planChanged').map((e) => e.details)).toEqual([
+      { membershipId: 1, fromPlanId: from.id, toPlanId: to.id, when: 'periodEnd' },
+      { membershipId: 1, fromPlanId: from.id, toPlanId: to.id, when: 'periodEnd', applied: true, invoiceId: 'in_1' },
+    ]);
+  });
+
   test('memberId filters by member', async () => {
     const fx = fixture();
     const data = await demoData(fx);

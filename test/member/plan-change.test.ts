@@ -162,4 +162,29 @@ forEachStore((fresh) => {
     expect(await mine()).toMatchObject({ nextPlanId: lite.id });
     expect(await mine()).not.toHaveProperty('cancelsAt');
   });
+
+  test('POST during a trial: the change is now and free, the trial’s end stays, and the new price is what the trial’s end charges', async () => {
+    const ctx = await fresh();
+    const trial = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Starter', type: 'subscription', billing: { price: 10, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 14 },
+    });
+    const pro = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const session = await ctx.session(GRACE);
+    const joined = await jsonOf<{ membership: Membership }>(
+      await ctx.authed(session.token, `${BASE}/memberships`, { method: 'POST', json: { planPublicId: trial.publicId, paymentMethodId: await testCard(ctx, session.token, OK_CARD) } }),
+      201,
+    );
+    const invoicesBefore = (await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length;
+    const quote = await jsonOf<PlanChangeQuote>(await change(ctx, session.token, joined.membership.id, pro.publicId), 200);
+    expect(quote).toEqual({ when: 'now', currency: 'usd', creditCents: 0, dueNow: { subTotalCents: 0, taxCents: 0, grandTotalCents: 0 }, next: { amountCents: 4000, at: joined.membership.billingPeriodEnd } });
+    const changed = await jsonOf<Membership>(await post(ctx, session.token, joined.membership.id, { plan: pro.publicId }), 200);
+    expect(changed).toMatchObject({ publicPlanId: pro.publicId, billingPeriodEnd: joined.membership.billingPeriodEnd });
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length).toBe(invoicesBefore);
+    // The trial's end charges Pro's price.
+    ctx.advance(Date.parse(joined.membership.billingPeriodEnd!) - ctx.now() + 1000);
+    await runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).at(-1)).toMatchObject({ planId: pro.id, status: 'paid', totalCents: 4000 });
+  });
 });

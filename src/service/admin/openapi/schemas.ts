@@ -129,13 +129,26 @@ const PaymentDisputedDetails = object(
   'The details of a `paymentDisputed` event: the member\'s bank disputed a payment (a chargeback). Answer it in the processor\'s dashboard.',
 );
 
+const PlanChangedDetails = object(
+  {
+    membershipId: id('The membership that changed plan (it keeps its id).'),
+    fromPlanId: id('The plan it was on.'),
+    toPlanId: id('The plan it is on, or will be at its period\'s end.'),
+    when: { type: 'string', enum: ['now', 'periodEnd'], description: '`now`: an upgrade, or a change during a trial; `periodEnd`: a downgrade, which the renewal at the period\'s end applies.' },
+    invoiceId: str('The processor\'s invoice id of the charge that came with it (an upgrade\'s prorated charge, or the renewal that applied a downgrade).'),
+    applied: { type: 'boolean', enum: [true], description: 'Present on the event of the renewal that applied a downgrade asked for earlier.' },
+  },
+  ['membershipId', 'fromPlanId', 'toPlanId', 'when'],
+  'The details of a `planChanged` event (docs/decisions/0036-changing-plans.md): a membership moved to another plan, or will at its period\'s end.',
+);
+
 const MemberEvent = {
   ...object(
     {
       id: id(),
       memberId: id(),
       eventType: oneOfValues(MEMBER_EVENT_TYPES),
-      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails, EmailChangedDetails, PaymentRefundedDetails and PaymentDisputedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
+      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails, EmailChangedDetails, PaymentRefundedDetails, PaymentDisputedDetails and PlanChangedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
       createdAt: dateTime(),
     },
     ['id', 'memberId', 'eventType', 'details', 'createdAt'],
@@ -156,6 +169,10 @@ const MemberEvent = {
     {
       if: { properties: { eventType: { const: 'paymentDisputed' } }, required: ['eventType'] },
       then: { properties: { details: schemaRef('PaymentDisputedDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'planChanged' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('PlanChangedDetails') } },
     },
   ],
 };
@@ -196,6 +213,7 @@ export const schemas: Record<string, Schema> = {
   EmailChangedDetails,
   PaymentRefundedDetails,
   PaymentDisputedDetails,
+  PlanChangedDetails,
   ContentView,
   ErrorBody,
   ApiError,
