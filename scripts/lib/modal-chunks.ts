@@ -65,7 +65,8 @@ export function modalDownloads(dir: string, entry: string): ModalDownloads {
     groups.delete(key);
     const takers = WORDS_OF.get(words) ?? [words];
     for (const [other, theirs] of groups) {
-      if (takers.some((group) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(other.split(' > ')[0]!))) theirs.push(...files.filter((f) => !theirs.includes(f)));
+      // Any chunk of the chain takes them: a group's, or one a group's screen imports (joining > change-plan).
+      if (takers.some((group) => other.split(' > ').some((file) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(file)))) theirs.push(...files.filter((f) => !theirs.includes(f)));
     }
   }
   return { base: [...base], groups };

@@ -28,6 +28,7 @@ let browser: Browser | undefined;
 let pages: PageServer | undefined;
 let service: RunningService | undefined;
 let planPublicId = '';
+let proPublicId = '';
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
@@ -42,6 +43,10 @@ if (!skipBrowserTests) {
           welcomeUrl: WELCOME_URL,
         });
         planPublicId = plan.publicId;
+        // Not listed: a link names it (changing plans, decision 0036).
+        proPublicId = (await definePlan(store, systemClock, site.id, {
+          name: 'Pro', type: 'subscription', isPublic: false, billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+        })).publicId;
       },
     });
     pages = await startPageServer(`${service.url}/scripts/widgets.js`);
@@ -216,6 +221,34 @@ browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; 
     // The service agrees: the member it made has the plan.
     const me = await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo);
     expect([me.email, me.memberships.map((m) => m.publicPlanId)]).toEqual([email, [planPublicId]]);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('a member on Monthly opens Pro: "Change plan" says what is due now (less the unused days) and from when; one click and the membership is on Pro, its invoice in the ledger', async () => {
+  const { context } = await watchedContext();
+  try {
+    const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Mary', lastName: 'Jackson' }, '4242 4242 4242 4242');
+    await plan.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await page.waitForEvent('Service.conversion');
+    await page.page.evaluate((id) => window.Service.open(`/member/plans/${id}`), proPublicId);
+    const change = dialogOf(page.page, 'Change plan');
+    await change.waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await change.textContent()).toContain('From Monthly to Pro.');
+    const due = await change.locator('.due').textContent();
+    expect(due).toMatch(/^Due now: \$(2[89]|\d)\.\d\d$/);
+    expect(await change.locator('.summary .muted').first().textContent()).toMatch(/^Less \$1[12]\.\d\d for the unused part of your current period\.$/);
+    expect(await change.locator('[name=cardNumber]').count()).toBe(0);
+    await change.getByRole('button', { name: 'Change plan', exact: true }).click();
+    const done = dialogOf(page.page, 'Pro');
+    await done.getByRole('status').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await done.getByRole('status').textContent()).toBe('Your plan is now Pro.');
+    const me = await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo);
+    expect(me.memberships.filter((m) => m.status === 'active').map((m) => m.publicPlanId)).toEqual([proPublicId]);
+    const invoices = await service!.withStore((store, site) => store.listInvoicesOfMember(site.id, me.id));
+    expect(invoices.map((i) => [i.description, i.status]).sort()).toEqual([['Monthly', 'paid'], ['Pro (from Monthly)', 'paid']]);
+    expect(`Due now: $${(invoices.find((i) => i.description === 'Pro (from Monthly)')!.totalCents / 100).toFixed(2)}`).toBe(due);
   } finally {
     await context.close();
   }

@@ -12,12 +12,14 @@ import { repoRoot } from '../../scripts/lib/paths';
 import { deAccount } from '../../src/widget/modal/locales/de-account-words';
 import { deBase } from '../../src/widget/modal/locales/de-base';
 import { deCard } from '../../src/widget/modal/locales/de-card-words';
+import { deChangePlan } from '../../src/widget/modal/locales/de-change-plan-words';
 import { dePlans } from '../../src/widget/modal/locales/de-plans-words';
 import { deContent } from '../../src/widget/modal/locales/de-content-words';
 import { deSignIn } from '../../src/widget/modal/locales/de-sign-in-words';
 import { enAccount } from '../../src/widget/modal/locales/en-account-words';
 import { enBase } from '../../src/widget/modal/locales/en-base';
 import { enCard } from '../../src/widget/modal/locales/en-card-words';
+import { enChangePlan } from '../../src/widget/modal/locales/en-change-plan-words';
 import { enPlans } from '../../src/widget/modal/locales/en-plans-words';
 import { enContent } from '../../src/widget/modal/locales/en-content-words';
 import { enSignIn } from '../../src/widget/modal/locales/en-sign-in-words';
@@ -41,6 +43,8 @@ const GROUPS = [
   { group: 'content', screens: screensOf('content'), en: enContent, de: deContent, atLeast: 1 },
   { group: 'plans', screens: screensOf('plans'), en: enPlans, de: dePlans, atLeast: 1 },
   { group: 'card', screens: screensOf('saved-card'), en: enCard, de: deCard, atLeast: 1 },
+  // Changing plans: a chunk the plan's screen imports, with its words (screens/plan-signup.ts).
+  { group: 'change-plan', screens: ['screens/change-plan.ts'], en: enChangePlan, de: deChangePlan, atLeast: 1 },
   // Logging in's words are the mailed links' too (screen-chunks.ts loads them with both groups).
   { group: 'sign-in', screens: [...screensOf('sign-in'), ...screensOf('links')], en: enSignIn, de: deSignIn, atLeast: 3 },
 ];

@@ -9,6 +9,7 @@ import { modalEntry } from './open';
   signIn: () => import('./locales/de-sign-in-words').then((m) => m.deSignIn),
   plans: () => import('./locales/de-plans-words').then((m) => m.dePlans),
   card: () => import('./locales/de-card-words').then((m) => m.deCard),
+  changePlan: () => import('./locales/de-change-plan-words').then((m) => m.deChangePlan),
 });
 
 // The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).

@@ -15,6 +15,7 @@ import { modalEntry } from './open';
   signIn: () => import('./locales/en-sign-in-words').then((m) => m.enSignIn),
   plans: () => import('./locales/en-plans-words').then((m) => m.enPlans),
   card: () => import('./locales/en-card-words').then((m) => m.enCard),
+  changePlan: () => import('./locales/en-change-plan-words').then((m) => m.enChangePlan),
 });
 
 // The helpers the screens' chunks share: in this file, not a chunk of their own (./base-helpers.ts).

@@ -135,6 +135,13 @@ export interface Messages {
   sent: string;
   passwordSaved: string;
   emailNow: (email: string) => string;
+  /** Changing plans (decision 0036): the screen's title and button, what changes, a credit, a change at the period's end, and the outcome. */
+  changePlan: string;
+  changeFrom: (from: string, to: string) => string;
+  credit: (amount: string) => string;
+  changesOn: (date: string) => string;
+  planNow: (plan: string) => string;
+  planLater: (plan: string, date: string) => string;
   /** By error code; anything else shows the service's own message. */
   errors: Partial<Record<
     | 'invalidCredentials' | 'currentPassword' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined'
@@ -183,8 +190,11 @@ export type PlansWords = Pick<Messages, PlansWord>;
 /** The words only the saved card's screen uses: downloaded with it (locales/*-card-words.ts). */
 export type CardWord = 'noCard' | 'saveCard' | 'payNow';
 export type CardWords = Pick<Messages, CardWord>;
+/** The words only changing plans uses: downloaded with its screen (locales/*-change-plan-words.ts). */
+export type ChangePlanWord = 'changePlan' | 'changeFrom' | 'credit' | 'changesOn' | 'planNow' | 'planLater';
+export type ChangePlanWords = Pick<Messages, ChangePlanWord>;
 /** The words a modal bundle holds from the start. */
-export type BaseWords = Omit<Messages, AccountWord | ContentWord | SignInWord | PlansWord | CardWord>;
+export type BaseWords = Omit<Messages, AccountWord | ContentWord | SignInWord | PlansWord | CardWord | ChangePlanWord>;
 
 /** The words a bundle downloads with a group of screens, by group (the modal's entry gives them). */
 export interface WordLoaders {
@@ -193,4 +203,5 @@ export interface WordLoaders {
   signIn(): Promise<SignInWords>;
   plans(): Promise<PlansWords>;
   card(): Promise<CardWords>;
+  changePlan(): Promise<ChangePlanWords>;
 }

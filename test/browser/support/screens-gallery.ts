@@ -79,7 +79,7 @@ const VIEWPORTS: Viewport[] = [
 interface ScreenCase {
   /** The picture's name. */
   slug: string;
-  /** `{lifetime}`, `{community}`, `{article}`, `{video}`, `{closed}` stand for that plan's or item's id. */
+  /** `{lifetime}`, `{community}`, `{yearly}`, `{article}`, `{video}`, `{closed}` stand for that plan's or item's id. */
   path: string;
   loggedIn: boolean;
   /**
@@ -111,6 +111,8 @@ const SCREENS: ScreenCase[] = [
   { slug: 'invoices', path: '/member/invoices', loggedIn: true, dialog: 'Invoices' },
   { slug: 'all-plans', path: '/member/plans/all', loggedIn: true, dialog: 'Plans' },
   { slug: 'plan-sign-up-paid-tax', path: '/member/plans/{lifetime}', loggedIn: true, dialog: 'Lifetime' },
+  // The member is on Monthly: another subscription is a change of plan (decision 0036).
+  { slug: 'change-plan', path: '/member/plans/{yearly}', loggedIn: true, dialog: 'Change plan' },
   { slug: 'plan-sign-up-free', path: '/member/plans/{community}', loggedIn: true, dialog: 'Community' },
   // A sign-up link to a plan no longer offered.
   { slug: 'plan-gone', path: '/member/plans/no-longer-offered', loggedIn: true, dialog: 'Plans' },

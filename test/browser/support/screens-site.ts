@@ -32,6 +32,8 @@ export const CLOSED = 'Community call';
 /** Ids a screen's path needs: `{lifetime}`, `{community}`, `{article}`, `{video}`, `{closed}`. */
 export interface ScreensSiteIds {
   lifetime: string;
+  /** The yearly subscription: to the member on Monthly, a change of plan (at the period's end: cheaper by the day). */
+  yearly: string;
   community: string;
   article: string;
   video: string;
@@ -68,7 +70,7 @@ export function requiredAnswers(fields: SignupFieldRecord[]): Record<string, Sig
 }
 
 export async function startScreensSite(options: ScreensSiteOptions = {}): Promise<ScreensSite> {
-  const ids: ScreensSiteIds = { lifetime: '', community: '', article: '', video: '', closed: '' };
+  const ids: ScreensSiteIds = { lifetime: '', community: '', yearly: '', article: '', video: '', closed: '' };
   let fields: SignupFieldRecord[] = [];
   const setup: ServiceOptions['setup'] = async (store, site) => {
     const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
@@ -90,10 +92,10 @@ export async function startScreensSite(options: ScreensSiteOptions = {}): Promis
     ids.community = community.publicId;
     await define({ name: 'Workshop', type: 'oneTimePayment', expiration: { mode: 'none' }, billing: { price: 49, currency: 'usd' } });
     // Sold monthly and yearly: the plans screen's switch, on the yearly one the owner recommends.
-    await define({
+    ids.yearly = (await define({
       name: 'Yearly', type: 'subscription', highlight: true, features: ['Every issue', 'The whole archive', 'Two months free'],
       billing: { price: 120, currency: 'usd', interval: { count: 1, unit: 'year' } },
-    });
+    })).publicId;
     await store.createSignupFields(demoSiteFile().signupFields.map((field, position) => ({ ...field, siteId: site.id, position })));
     fields = await store.listSignupFields(site.id);
     await store.updateSite(site.id, { memberMenu: true, ...(options.theme && { theme: options.theme }) });

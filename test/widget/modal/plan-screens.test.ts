@@ -726,3 +726,39 @@ test('"Use another card" shows the fields (the link goes); a declined new card i
   await waitFor(() => expect(declined(m)).toBe('The card was declined. Try another card.'));
   expect(h.requests('POST', '/test-payment-methods')).toBe(2);
 });
+
+/** Ada (on Monthly, $12) with two more subscriptions on offer: Lite ($5, a downgrade) and Euro (another currency). */
+async function adaWithMorePlans(path: (ids: { lite: string; euro: string }) => string): Promise<Harness> {
+  const ids = { lite: 'lite-plan', euro: 'euro-plan' };
+  return startAt(`/?svcopen=${encodeURIComponent(path(ids))}`, {
+    member: ADA,
+    beforeStart: async (h) => {
+      const site = h.mock.sites[0]!.site.id;
+      const common = { siteId: site, status: 'enabled', isPublic: true, colorCode: '#0f766e', createdAt: Date.now(), type: 'subscription' } as const;
+      await h.mock.store.createPlan({ ...common, publicId: ids.lite, name: 'Lite', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } } });
+      await h.mock.store.createPlan({ ...common, publicId: ids.euro, name: 'Euro', billing: { price: 12, currency: 'eur', interval: { count: 1, unit: 'month' } } });
+    },
+  });
+}
+
+test('a member on a subscription who opens another: "Change plan", what changes and when; the change waits for the period’s end', async () => {
+  const h = await adaWithMorePlans((ids) => `/member/plans/${ids.lite}`);
+  const m = await waitForScreen('Change plan');
+  const monthly = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.publicPlanId === 'monthly')!;
+  const end = enDate(monthly.billingPeriodEnd!);
+  expect(dialogText()).toContain('From Monthly to Lite.');
+  expect(dialogText()).toContain(`Nothing is due now: the change takes effect on ${end}, when your current period ends.`);
+  expect(dialogText()).toContain(`Then $5.00 / month from ${end}`);
+  // No card fields: nothing is charged now, and one button.
+  expect(m.root.querySelector('[name=cardNumber]')).toBeNull();
+  m.button('Change plan').click();
+  await waitFor(() => expect(modal().q.getByRole('status').textContent).toBe(`Your plan changes to Lite on ${end}.`));
+  expect(h.requests('POST', `/memberships/${monthly.id}/change`)).toBe(1);
+  expect(h.requests('POST', '/memberships')).toBe(0);
+});
+
+test('a change the rules refuse (another currency): the plan’s sign-up as before, beside what the member holds', async () => {
+  await adaWithMorePlans((ids) => `/member/plans/${ids.euro}`);
+  const m = await waitForScreen('Euro');
+  expect(m.root.querySelector('[name=cardNumber]')).not.toBeNull();
+});

@@ -31,6 +31,9 @@ export function planSignupScreen(publicId: string): Screen {
     const member = host.member();
     const mine = member?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
     if (mine) return ctx.go(mine.contentUrl);
+    // Holding a running subscription, another is a change of plan (decision 0036) where the rules allow it.
+    const held = offer.type === 'subscription' && member?.memberships.find((m) => m.status === 'active' && m.type === 'subscription');
+    if (held && (await Promise.all([import('./change-plan'), ctx.words?.changePlan()]).then(([m, w]) => (Object.assign(ctx.t, w), m.changePlanScreen(ctx, offer, held))))) return;
     const { currency, dueNow, recurring } = offer;
     // No saved card is an answer (204, null), not a failure.
     const saved = currency && member ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
