@@ -36,7 +36,8 @@ let service: RunningService | undefined;
 let pages: PageServer | undefined;
 let monthly = '';
 let trial = '';
-let yearly = '';
+/** A one-time plan: joined beside a subscription (another subscription is a change of plan, decision 0036). */
+let lifetime = '';
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
@@ -48,7 +49,7 @@ if (!skipBrowserTests) {
         await store.updateSite(site.id, { payments: { processor: 'stripe', publishableKey: standIn.publishableKey, secretKeyEnv: 'SHOP_STRIPE_KEY', webhookSecretEnv: 'SHOP_STRIPE_WHSEC' } });
         const define = (definition: Parameters<typeof definePlan>[3]) => definePlan(store, systemClock, site.id, definition);
         monthly = (await define({ name: 'Monthly', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 12, currency: 'usd', interval: { count: 1, unit: 'month' } } })).publicId;
-        yearly = (await define({ name: 'Yearly', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 120, currency: 'usd', interval: { count: 1, unit: 'year' } } })).publicId;
+        lifetime = (await define({ name: 'Lifetime', type: 'oneTimePayment', expiration: { mode: 'none' }, welcomeUrl: WELCOME_URL, billing: { price: 199, currency: 'usd' } })).publicId;
         trial = (await define({ name: 'Trial', type: 'subscription', welcomeUrl: WELCOME_URL, billing: { price: 9, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 } })).publicId;
       },
       env: {
@@ -286,27 +287,27 @@ browserTest('the stand-in’s Stripe.js holds the widget to Stripe’s rules: no
   await context.close();
 });
 
-browserTest('a saved card the bank asks about again (3155, on-session): the next sign-up offers Stripe’s field beside it, left empty the saved card pays, and the bank’s window still comes', async () => {
+browserTest('a saved card the bank asks about again (3155, on-session): the next sign-up (Lifetime, beside Monthly) offers Stripe’s field behind “Use another card”, left there the saved card pays, and the bank’s window still comes', async () => {
   const shopper = await openSignUp(monthly);
   await payWith(shopper, '4000 0025 0000 3155');
   const bank = shopper.page.page.getByRole('dialog', { name: '3D Secure test page' });
   await bank.getByRole('button', { name: 'Complete authentication' }).click();
   await shopper.page.waitForEvent('Service.conversion', { timeout: 10_000 });
   const { page } = shopper;
-  await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
-  const signUp = page.page.getByRole('dialog', { name: 'Yearly' });
+  await page.page.evaluate((path) => window.Service.open(path), `/member/plans/${lifetime}`);
+  const signUp = page.page.getByRole('dialog', { name: 'Lifetime' });
   await signUp.getByText(/3155/).waitFor({ state: 'visible', timeout: 10_000 });
   // The saved card pays: Stripe's field waits behind "Use another card".
   await signUp.getByRole('button', { name: 'Use another card', exact: true }).waitFor({ state: 'visible', timeout: 10_000 });
   expect(await cardField(page).getByLabel('Card number').isVisible()).toBe(false);
   const made = standIn.requests.filter((r) => r.path === '/v1/payment_methods').length;
-  await signUp.getByRole('button', { name: 'Subscribe', exact: true }).click();
+  await signUp.getByRole('button', { name: 'Pay $199.00', exact: true }).click();
   await bank.getByRole('button', { name: 'Complete authentication' }).click();
   await page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
   expect((await membershipsOf(shopper.member)).map((m) => m.status)).toEqual(['active', 'active']);
   // The saved card paid: no new payment method was made, none sent.
   expect(standIn.requests.filter((r) => r.path === '/v1/payment_methods').length).toBe(made);
-  expect(JSON.parse(shopper.toService.filter((r) => r.url.endsWith('/memberships')).at(-1)!.body)).toEqual({ planPublicId: yearly });
+  expect(JSON.parse(shopper.toService.filter((r) => r.url.endsWith('/memberships')).at(-1)!.body)).toEqual({ planPublicId: lifetime });
   expectNoCardSent(shopper, '4000002500003155');
   await shopper.context.close();
 });
@@ -315,12 +316,12 @@ browserTest('beside a saved card, another card typed in Stripe’s field is the 
   const shopper = await openSignUp(monthly);
   await payWith(shopper, '4242 4242 4242 4242');
   await shopper.page.waitForEvent('Service.conversion', { timeout: 10_000 });
-  await shopper.page.page.evaluate((path) => window.Service.open(path), `/member/plans/${yearly}`);
-  const yearlySignUp = shopper.page.page.getByRole('dialog', { name: 'Yearly' });
+  await shopper.page.page.evaluate((path) => window.Service.open(path), `/member/plans/${lifetime}`);
+  const yearlySignUp = shopper.page.page.getByRole('dialog', { name: 'Lifetime' });
   await yearlySignUp.getByText(/4242/).waitFor({ state: 'visible', timeout: 10_000 });
   await yearlySignUp.getByRole('button', { name: 'Use another card', exact: true }).click();
   await cardField(shopper.page).getByLabel('Card number').waitFor({ state: 'visible', timeout: 10_000 });
-  await payWith(shopper, '5555 5555 5555 4444');
+  await payWith(shopper, '5555 5555 5555 4444', 'Pay $199.00');
   await shopper.page.waitForEvent('Service.conversion', { count: 2, timeout: 10_000 });
   const saved = await service!.withStore((store, site) => store.getPaymentMethod(site.id, shopper.member.session.memberInfo.id));
   expect(saved).toMatchObject({ brand: 'mastercard', last4: '4444' });
