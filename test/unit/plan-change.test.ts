@@ -92,3 +92,18 @@ test('an upgrade’s credit is never more than was paid, never negative, and not
     }),
   );
 });
+
+test('a credit worth more than the new period is not lost: nothing is due, and the new period runs longer by the days the rest pays for', () => {
+  // A year paid ($100) for a monthly plan of a higher daily price ($30 a month): 10 days in, ~$97 of credit.
+  const year = subscription('Year', 100, 'year');
+  const start = START;
+  const m = membership(year, { billingPeriodEnd: addInterval(start, 1, 'year') });
+  const now = start + 10 * DAY;
+  const quote = quotePlanChange(m, year, pro, now);
+  expect(quote.when).toBe('now');
+  expect(quote.dueNow.grandTotalCents).toBe(0);
+  const leftover = quote.creditCents - 3000;
+  expect(leftover).toBeGreaterThan(6000);
+  const perDay = 3000 / (365.25 / 12);
+  expect(quote.next.at).toBe(addInterval(now, 1, 'month') + Math.floor(leftover / perDay) * DAY);
+});

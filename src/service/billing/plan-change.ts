@@ -70,6 +70,8 @@ export function quotePlanChange(membership: MembershipRecord, current: PlanRecor
   const subTotalCents = Math.max(0, next.subTotalCents - creditCents);
   const taxCents = target.billing.taxPercentage ? percentOf(subTotalCents, target.billing.taxPercentage) : 0;
   // A new period starts now (a fixed billing date: its next one, as a sign-up's first period).
-  const at = subscriptionPeriodEnd(target.billing, now);
+  // A credit worth more than the new period is not lost: the period runs longer by the days it pays for.
+  const leftover = creditCents - next.subTotalCents;
+  const at = subscriptionPeriodEnd(target.billing, now) + (leftover > 0 ? Math.floor(leftover / perDay(target, now)) * DAY_MS : 0);
   return { when: 'now', currency, creditCents, dueNow: { subTotalCents, taxCents, grandTotalCents: subTotalCents + taxCents }, next: { amountCents: next.amountCents, at } };
 }

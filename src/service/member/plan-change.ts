@@ -88,11 +88,8 @@ async function changeClaimed(
     await store.createInvoice(invoice, receiptMails(site, member, target, invoice));
   }
   // Now: on the new plan at its price now (no kept billing), no downgrade waiting, not cancelled;
-  // an upgrade starts a new period, a trial keeps its end.
-  const after = await update({
-    planId: target.id, billing: null, nextPlanId: null, cancelsAt: null, paymentFailure: false,
-    ...(invoice && { billingPeriodEnd: quote.next.at }),
-  });
+  // an upgrade starts a new period (longer when the credit was worth more than it), a trial keeps its end.
+  const after = await update({ planId: target.id, billing: null, nextPlanId: null, cancelsAt: null, paymentFailure: false, billingPeriodEnd: quote.next.at });
   await event({ when: 'now', ...(invoice && { invoiceId: invoice.processorInvoiceId }) });
   return after;
 }
