@@ -10,9 +10,7 @@ import type { EpochMs, MembershipRecord, PlanRecord } from '../store/records';
 import { addInterval, DAY_MS } from './calendar';
 import { inTrial, subscriptionPeriodEnd } from './membership-terms';
 import { percentOf } from './money';
-import { quotePlan, type ChargeAmounts } from './quote';
-
-type SubscriptionPlan = Extract<PlanRecord, { type: 'subscription' }>;
+import { quotePlan, type ChargeAmounts, type RecurringCharge } from './quote';
 
 export interface PlanChangeQuote {
   /** `now`: an upgrade, or any change during a trial; `periodEnd`: a downgrade, at the renewal. */
@@ -36,10 +34,7 @@ export class NotChangeableError extends Error {
 const UNIT_DAYS: Record<IntervalUnit, number> = { day: 1, week: 7, month: 365.25 / 12, year: 365.25 };
 
 /** A subscription's price per day, before tax. */
-const perDay = (plan: SubscriptionPlan, now: EpochMs) => {
-  const { recurring } = quotePlan(plan, now);
-  return recurring!.subTotalCents / (recurring!.interval.count * UNIT_DAYS[recurring!.interval.unit]);
-};
+const perDay = ({ subTotalCents, interval }: RecurringCharge) => subTotalCents / (interval.count * UNIT_DAYS[interval.unit]);
 
 /**
  * The quote of changing `membership` (on `current`, priced as the member joined it: renewals.ts
@@ -54,24 +49,24 @@ export function quotePlanChange(membership: MembershipRecord, current: PlanRecor
   if (target.id === current.id) throw new NotChangeableError(`You are on ${target.name} already`);
   if (target.billing.currency !== current.billing.currency) throw new NotChangeableError(`${target.name} is billed in another currency`);
   const next = quotePlan(target, now).recurring!;
+  const was = quotePlan(current, now).recurring!;
   const { currency } = target.billing;
   const nothing: ChargeAmounts = { subTotalCents: 0, taxCents: 0, grandTotalCents: 0 };
   // During a trial: now and free; the first charge stays at the trial's end, at the new price.
   if (inTrial(current.billing, membership)) return { when: 'now', currency, creditCents: 0, dueNow: nothing, next: { amountCents: next.amountCents, at: end } };
-  if (perDay(target, now) <= perDay(current, now)) return { when: 'periodEnd', currency, creditCents: 0, dueNow: nothing, next: { amountCents: next.amountCents, at: end } };
+  if (perDay(next) <= perDay(was)) return { when: 'periodEnd', currency, creditCents: 0, dueNow: nothing, next: { amountCents: next.amountCents, at: end } };
 
   // An upgrade: the days left of what was paid for this period, by the day, rounded down.
   const { interval } = current.billing;
   const start = Math.max(membership.createdAt, addInterval(end, -interval.count, interval.unit));
   const periodDays = Math.max(1, Math.round((end - start) / DAY_MS));
   const daysLeft = Math.min(periodDays, Math.floor((end - now) / DAY_MS));
-  const paid = quotePlan(current, now).recurring!.subTotalCents;
-  const creditCents = Math.floor((paid * daysLeft) / periodDays);
+  const creditCents = Math.floor((was.subTotalCents * daysLeft) / periodDays);
   const subTotalCents = Math.max(0, next.subTotalCents - creditCents);
   const taxCents = target.billing.taxPercentage ? percentOf(subTotalCents, target.billing.taxPercentage) : 0;
   // A new period starts now (a fixed billing date: its next one, as a sign-up's first period).
   // A credit worth more than the new period is not lost: the period runs longer by the days it pays for.
   const leftover = creditCents - next.subTotalCents;
-  const at = subscriptionPeriodEnd(target.billing, now) + (leftover > 0 ? Math.floor(leftover / perDay(target, now)) * DAY_MS : 0);
+  const at = subscriptionPeriodEnd(target.billing, now) + (leftover > 0 ? Math.floor(leftover / perDay(next)) * DAY_MS : 0);
   return { when: 'now', currency, creditCents, dueNow: { subTotalCents, taxCents, grandTotalCents: subTotalCents + taxCents }, next: { amountCents: next.amountCents, at } };
 }

@@ -17,7 +17,7 @@ import { asJoined, CLAIMED_ELSEWHERE, underClaim } from '../billing/renewals';
 import { PaymentDeclinedError } from '../payments/processor';
 import type { MemberRecord, MembershipRecord, NewInvoice, PlanRecord, SiteRecord } from '../store/records';
 import { MemberError } from './errors';
-import { saveCard, type BillingDeps, type Payment } from './plan-signup';
+import { cardPathOf, saveCard, type BillingDeps, type Payment } from './plan-signup';
 
 /** The quote of changing the member's membership to `target`: 409 `notChangeable` where the rules refuse it. */
 export function changeQuote(membership: MembershipRecord, held: PlanRecord, target: PlanRecord, now: number): PlanChangeQuote {
@@ -70,7 +70,7 @@ async function changeClaimed(
   let invoice: NewInvoice | undefined;
   if (quote.dueNow.grandTotalCents > 0) {
     const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
-    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', processor.addPaymentMethod ? 'cardNumber' : 'paymentMethodId');
+    if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', cardPathOf(processor));
     const customerId = (await store.getMember(site.id, member.id))!.processorCustomerId!;
     const description = `${target.name} (from ${held.name})`;
     const base = { siteId: site.id, memberId: member.id, planId: target.id, membershipId: membership.id, currency: quote.currency, description, createdAt: now };
@@ -83,7 +83,7 @@ async function changeClaimed(
     } catch (error) {
       if (!(error instanceof PaymentDeclinedError)) throw error;
       await store.createInvoice({ ...base, ...amounts, processorInvoiceId: error.invoiceId, processorChargeId: error.chargeId, status: 'failed' });
-      throw MemberError.of(402, 'paymentDeclined', error.message, processor.addPaymentMethod ? 'cardNumber' : 'paymentMethodId');
+      throw MemberError.of(402, 'paymentDeclined', error.message, cardPathOf(processor));
     }
     await store.createInvoice(invoice, receiptMails(site, member, target, invoice));
   }

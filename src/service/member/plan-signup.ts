@@ -84,6 +84,9 @@ export function readPayment(body: Record<string, unknown>): Payment | undefined 
   return { paymentMethodId: body.paymentMethodId };
 }
 
+/** Where a card problem is said: the test processor's card field, or the payment method Stripe.js made. */
+export const cardPathOf = (processor: PaymentProcessor): 'cardNumber' | 'paymentMethodId' => (processor.addPaymentMethod ? 'cardNumber' : 'paymentMethodId');
+
 /** The test processor's card fields (POST /test-payment-methods): each must be text. */
 export function readCard(body: Record<string, unknown>): CardDetails {
   const problems = CARD_FIELDS.filter((field) => typeof body[field] !== 'string').map((path) => ({
@@ -227,8 +230,7 @@ async function signUpClaimed(
   const quote = quotePlan(plan, now);
   let customerId = await ensureCustomer(deps, site, member);
   let paid: ChargeReceipt | RequiresAction | undefined;
-  /** Where a card problem is said: the payment method Stripe.js made, or the test processor's card field. */
-  const cardPath = processor.addPaymentMethod ? 'cardNumber' : 'paymentMethodId';
+  const cardPath = cardPathOf(processor);
   if (plan.type !== 'free') {
     const card = payment ? await saveCard(deps, site, member, payment) : await store.getPaymentMethod(site.id, member.id);
     if (!card) throw MemberError.of(400, 'invalidField', 'Enter a card to pay with', cardPath);

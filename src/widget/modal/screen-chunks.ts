@@ -15,7 +15,7 @@ import type { ContentViewingPreference } from '../../contract/member';
 import type { Screen, ScreenContext } from './screen';
 
 /** A group's screens, and the group's own words when it has some (merged into `t` before one draws). */
-const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<Partial<ScreenContext['t']>>) =>
+export const withWords = <M>(ctx: ScreenContext, screens: Promise<M>, words?: Promise<Partial<ScreenContext['t']>>) =>
   // A group's error messages join the base's (logging in's, the account's), not replace them.
   Promise.all([screens, words]).then(([m, w]) => (Object.assign(ctx.t, w, { errors: { ...ctx.t.errors, ...w?.errors } }), m));
 // A loader a chunk: `withWords(ctx, import('./chunks/<chunk>'), ctx.words?.<words>())` as written

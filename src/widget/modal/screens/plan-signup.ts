@@ -3,6 +3,7 @@ import { brandName, date, money, percent, perInterval, price, terms } from '../f
 import type { ServiceError } from '../../public-types';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
+import { withWords } from '../screen-chunks';
 import { el } from '../ui';
 import { actionForm, valueOf } from './form';
 import { haveAccount, seePlans } from './menu-links';
@@ -33,7 +34,7 @@ export function planSignupScreen(publicId: string): Screen {
     if (mine) return ctx.go(mine.contentUrl);
     // Holding a running subscription, another is a change of plan (decision 0036) where the rules allow it.
     const held = offer.type === 'subscription' && member?.memberships.find((m) => m.status === 'active' && m.type === 'subscription');
-    if (held && (await Promise.all([import('./change-plan'), ctx.words?.changePlan()]).then(([m, w]) => (Object.assign(ctx.t, w), m.changePlanScreen(ctx, offer, held))))) return;
+    if (held && (await withWords(ctx, import('./change-plan'), ctx.words?.changePlan()).then((m) => m.changePlanScreen(ctx, offer, held)))) return;
     const { currency, dueNow, recurring } = offer;
     // No saved card is an answer (204, null), not a failure.
     const saved = currency && member ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
