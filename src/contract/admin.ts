@@ -120,6 +120,8 @@ export interface Membership {
   cancelsOn?: IsoDateTime;
   /** Present on subscriptions and uncompleted multi-payment memberships. */
   billing?: { billingPeriodEnd: IsoDateTime };
+  /** A subscription changed to a cheaper plan moves to this plan when its billing period ends. */
+  nextPlanId?: number;
 }
 
 export const MEMBER_STATUSES = ['approved', 'pending', 'blocked'] as const;

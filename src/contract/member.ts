@@ -27,6 +27,10 @@ export interface Membership {
   cancelsOn?: IsoDateTime;
   /** When the next charge is due on a subscription or an uncompleted multi-payment plan. */
   billingPeriodEnd?: IsoDateTime;
+  /** A subscription changed to a cheaper plan moves to it at `billingPeriodEnd` (decision 0036): that plan's id… */
+  nextPlanId?: number;
+  /** …and its name. */
+  nextPlanName?: string;
   paymentFailure: boolean;
   welcomeUrl: string;
   contentUrl: string;

@@ -155,6 +155,22 @@ forEachStore((_name, newStore) => {
     );
   });
 
+  test('a subscription changed to a cheaper plan names the plan it moves to when its period ends (nextPlanId)', async () => {
+    const fx = fixture();
+    const data = await demoData(fx);
+    const running = data.memberships.find((m) => m.status === 'active' && m.type === 'subscription' && m.cancelsAt === undefined)!;
+    const cheaper = data.plans.find((p) => p.type === 'subscription' && p.id !== running.planId)!;
+    const query = { memberId: String(running.memberId), planId: String(running.planId) };
+    try {
+      await fx.store.updateMembership(fx.demo.id, running.id, { nextPlanId: cheaper.id });
+      const listed = (await memberships(fx, query)).body.find((m: { id: number }) => m.id === running.id);
+      expect(listed).toMatchObject({ id: running.id, planId: running.planId, nextPlanId: cheaper.id });
+    } finally {
+      await fx.store.updateMembership(fx.demo.id, running.id, { nextPlanId: null });
+    }
+    expect((await memberships(fx, query)).body.find((m: { id: number }) => m.id === running.id)).not.toHaveProperty('nextPlanId');
+  });
+
   test('a malformed planId or memberId answers 400 invalidParameter naming it', async () => {
     const fx = fixture();
     for (const value of ['abc', '0', '-1', '1.5', '1e3', '', ' 1', '0x10', '9999999999999999', 'null']) {

@@ -131,7 +131,10 @@ forEachStore((fresh) => {
     const invoicesBefore = (await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length;
     const waiting = await jsonOf<Membership>(await post(ctx, session.token, monthly.id, { plan: lite.key }), 200);
     // Still Monthly until the period paid for ends; nothing charged.
-    expect(waiting).toMatchObject({ publicPlanId: 'monthly', billingPeriodEnd: monthly.billingPeriodEnd });
+    expect(waiting).toMatchObject({ publicPlanId: 'monthly', billingPeriodEnd: monthly.billingPeriodEnd, nextPlanId: lite.id, nextPlanName: 'Lite' });
+    // The member's state says so as well (spec 2.7's MemberInfo, GET /me).
+    const before = await jsonOf<{ memberships: Membership[] }>(await ctx.authed(session.token, `${BASE}/me`), 200);
+    expect(before.memberships.find((m) => m.id === monthly.id)).toMatchObject({ nextPlanId: lite.id, nextPlanName: 'Lite' });
     const mine = async () => (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
     expect(await mine()).toMatchObject({ nextPlanId: lite.id, planPublicId: 'monthly' });
     expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length).toBe(invoicesBefore);
@@ -142,6 +145,10 @@ forEachStore((fresh) => {
     expect(after).toMatchObject({ planId: lite.id, status: 'active', paymentFailure: false });
     expect(after).not.toHaveProperty('nextPlanId');
     expect(after.billingPeriodEnd).toBeGreaterThan(ctx.now());
+    // A month on: a session of today.
+    const { memberInfo: moved } = await ctx.session(ADA);
+    expect(moved.memberships.find((m) => m.id === monthly.id)).toMatchObject({ publicPlanId: lite.publicId, name: 'Lite' });
+    expect(moved.memberships.find((m) => m.id === monthly.id)).not.toHaveProperty('nextPlanName');
     expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).at(-1)).toMatchObject({ planId: lite.id, status: 'paid', totalCents: 500 });
     const applied = (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: session.memberInfo.id }, { limit: 100 })).items.filter((e) => e.eventType === 'planChanged');
     expect(applied.map((e) => [e.details.when, e.details.applied])).toEqual([['periodEnd', undefined], ['periodEnd', true]]);

@@ -76,6 +76,7 @@ export function toMembership(r: MembershipRecord): Membership {
     expiresOn: isoOrUndefined(r.expiresAt),
     cancelsOn: isoOrUndefined(r.cancelsAt),
     billing: r.billingPeriodEnd === undefined ? undefined : { billingPeriodEnd: iso(r.billingPeriodEnd) },
+    nextPlanId: r.nextPlanId,
   };
 }
 

@@ -44,7 +44,10 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   const { store, clock } = deps;
   /** A membership as the widget shows it. */
   const widgetMembership = async (site: SiteRecord, membership: MembershipRecord) =>
-    toWidgetMembership(membership, (await store.getPlan(site.id, membership.planId))!, site, clock());
+    toWidgetMembership(
+      membership, (await store.getPlan(site.id, membership.planId))!, site, clock(),
+      membership.nextPlanId === undefined ? undefined : await store.getPlan(site.id, membership.nextPlanId),
+    );
   /** The billing functions' dependencies with the site's processor. */
   const billing = (site: SiteRecord): BillingDeps => ({ store, clock, processor: deps.processorFor(site) });
 

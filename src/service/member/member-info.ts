@@ -29,7 +29,8 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
     store.listSignupFields(site.id),
     store.listSignupValues(site.id, member.id),
   ]);
-  const planIds = [...new Set(memberships.map((m) => m.planId))];
+  // The plans held, and those a downgrade waits for (nextPlanId).
+  const planIds = [...new Set(memberships.flatMap((m) => (m.nextPlanId === undefined ? [m.planId] : [m.planId, m.nextPlanId])))];
   const plans = new Map<number, PlanRecord>();
   for (const plan of await Promise.all(planIds.map((id) => store.getPlan(site.id, id)))) {
     if (plan) plans.set(plan.id, plan);
@@ -47,14 +48,15 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
     profileImageUrl: member.profileImageUrl ?? initialsAvatar(name || member.email),
     memberships: memberships.flatMap((m) => {
       const plan = plans.get(m.planId);
-      return plan ? [toWidgetMembership(m, plan, site, now)] : [];
+      return plan ? [toWidgetMembership(m, plan, site, now, m.nextPlanId === undefined ? undefined : plans.get(m.nextPlanId))] : [];
     }),
     customSignupFields: fields.map((f) => toCustomField(f, valueOf.get(f.id))),
   };
 }
 
 
-export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number): Membership {
+/** `next`: the plan a downgrade waits for (the record's `nextPlanId`), when there is one. */
+export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: SiteRecord, now: number, next?: PlanRecord): Membership {
   const home = `https://${site.domain}/`;
   const status = membershipStatus(m, now);
   // Spec 2.7: when the next charge is due, so only while one is: not once a subscription is
@@ -71,6 +73,7 @@ export function toWidgetMembership(m: MembershipRecord, plan: PlanRecord, site: 
     ...(m.expiresAt !== undefined && m.type !== 'subscription' && { expiresOn: iso(m.expiresAt) }),
     ...(m.cancelsAt !== undefined && m.type === 'subscription' && { cancelsOn: iso(m.cancelsAt) }),
     ...(m.billingPeriodEnd !== undefined && chargeDue && status === 'active' && { billingPeriodEnd: iso(m.billingPeriodEnd) }),
+    ...(next && status === 'active' && { nextPlanId: next.id, nextPlanName: next.name }),
     paymentFailure: m.paymentFailure,
     welcomeUrl: plan.welcomeUrl ?? home,
     contentUrl: plan.contentUrl ?? home,

@@ -75,6 +75,8 @@ export interface Messages {
   keep: string;
   cancelsOn: (date: string) => string;
   renewsOn: (date: string) => string;
+  /** A downgrade that waits for the period's end. */
+  movesTo: (plan: string, date: string) => string;
   expiresOn: (date: string) => string;
   invoices: string;
   noInvoices: string;
@@ -175,6 +177,7 @@ export type AccountWord =
   | 'paymentFailed'
   | 'refunded'
   | 'renewsOn'
+  | 'movesTo'
   | 'signedInAs'
   | 'updateCard';
 export type AccountWords = Pick<Messages, AccountWord | 'errors'>;

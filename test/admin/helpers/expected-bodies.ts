@@ -76,6 +76,7 @@ export function expectedMembership(m: MembershipRecord, data: SiteData) {
     ...present('expiresOn', m.expiresAt === undefined ? undefined : iso(m.expiresAt)),
     ...present('cancelsOn', m.cancelsAt === undefined ? undefined : iso(m.cancelsAt)),
     ...present('billing', m.billingPeriodEnd === undefined ? undefined : { billingPeriodEnd: iso(m.billingPeriodEnd) }),
+    ...present('nextPlanId', m.nextPlanId),
   };
 }
 

@@ -113,6 +113,7 @@ export const MEMBERSHIP_SHAPE = {
   expiresOn: 'date-time?',
   cancelsOn: 'date-time?',
   billing: 'object?',
+  nextPlanId: 'integer?',
 } as const;
 
 export const MEMBER_SHAPE = {

@@ -755,6 +755,11 @@ test('a member on a subscription who opens another: "Change plan", what changes 
   await waitFor(() => expect(modal().q.getByRole('status').textContent).toBe(`Your plan changes to Lite on ${end}.`));
   expect(h.requests('POST', `/memberships/${monthly.id}/change`)).toBe(1);
   expect(h.requests('POST', '/memberships')).toBe(0);
+  // The memberships say it until then, in place of the renewal.
+  await h.service.open('/member/memberships');
+  const list = await waitForScreen('Your memberships');
+  await waitFor(() => expect([...list.root.querySelectorAll('li .badge')].map((b) => b.textContent)).toContain(`Moves to Lite on ${end}`));
+  expect(dialogText()).not.toContain('Renews on');
 });
 
 test('a change the rules refuse (another currency): the plan’s sign-up as before, beside what the member holds', async () => {

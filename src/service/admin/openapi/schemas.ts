@@ -71,6 +71,7 @@ const Membership = object(
     expiresOn: dateTime('When access ends (the filters call it `expiresAt`); absent when it never expires.'),
     cancelsOn: dateTime('A subscription cancelled at the end of its billing period ends then.'),
     billing: object({ billingPeriodEnd: dateTime() }, ['billingPeriodEnd'], 'On subscriptions and uncompleted multi-payment memberships.'),
+    nextPlanId: id('A subscription changed to a cheaper plan moves to this plan when its billing period ends.'),
   },
   ['id', 'memberId', 'planId', 'planPublicId', 'status', 'type', 'createdAt'],
 );

@@ -14,6 +14,7 @@ export const deAccount: AccountWords = {
   keep: 'Behalten',
   cancelsOn: (date) => `Endet am ${date}`,
   renewsOn: (date) => `Verlängert sich am ${date}`,
+  movesTo: (plan, date) => `Wechselt am ${date} zu ${plan}`,
   expiresOn: (date) => `Läuft ab am ${date}`,
   invoices: 'Rechnungen',
   firstInvoice: (plan, date) => `Ihre Testphase für ${plan} endet am ${date}; die erste Rechnung folgt dann.`,

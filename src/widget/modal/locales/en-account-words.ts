@@ -14,6 +14,7 @@ export const enAccount: AccountWords = {
   keep: 'Keep it',
   cancelsOn: (date) => `Ends on ${date}`,
   renewsOn: (date) => `Renews on ${date}`,
+  movesTo: (plan, date) => `Moves to ${plan} on ${date}`,
   expiresOn: (date) => `Expires on ${date}`,
   invoices: 'Invoices',
   firstInvoice: (plan, date) => `Your ${plan} trial ends ${date}; its first invoice comes then.`,

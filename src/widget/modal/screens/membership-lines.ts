@@ -5,7 +5,8 @@ import { el, type Child } from '../ui';
 
 /**
  * What a membership is to its member, as the account's summary and the memberships' cards say
- * it: its state as a badge (ends, expires, a trial's end and the price after it, renews), and
+ * it: its state as a badge (ends, expires, a trial's end and the price after it, moves to a
+ * cheaper plan, renews), and
  * what it costs them (the price they joined at, GET /memberships).
  */
 export function membershipLines({ doc, t, config: { locale } }: ScreenContext, m: Membership, price: MembershipPrice | undefined): Child[] {
@@ -13,7 +14,8 @@ export function membershipLines({ doc, t, config: { locale } }: ScreenContext, m
   const [cls, text] = m.cancelsOn ? ['warn', t.cancelsOn(date(m.cancelsOn, locale))]
     : m.expiresOn ? ['warn', t.expiresOn(date(m.expiresOn, locale))]
       : price?.trialEndsAt ? ['ok', t.trialThen(perInterval(price, t, locale, true), date(price.trialEndsAt, locale))]
-        : m.billingPeriodEnd ? ['ok', t.renewsOn(date(m.billingPeriodEnd, locale))]
+        : m.billingPeriodEnd && m.nextPlanName ? ['ok', t.movesTo(m.nextPlanName, date(m.billingPeriodEnd, locale))]
+          : m.billingPeriodEnd ? ['ok', t.renewsOn(date(m.billingPeriodEnd, locale))]
           : [];
   return [
     el(doc, 'h3', {}, m.name),
