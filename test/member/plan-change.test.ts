@@ -5,13 +5,15 @@
  * price, the refusals, and the change itself (now, or at the period's end through the renewal).
  */
 import { expect, test } from 'vitest';
-import type { Membership, PlanChangeQuote, SessionResponse } from '../../src/contract/member';
+import type { Membership, PaymentActionRequired, PlanChangeQuote, SessionResponse } from '../../src/contract/member';
 import { runRenewals } from '../../src/service/billing/renewals';
 import { definePlan } from '../../src/service/domain/plans';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
 import { ADA, BASE, expectError, forEachStore, GRACE, jsonOf, putCard, testCard, type MemberCtx } from './support';
 
 const OK_CARD = { cardNumber: '4242424242424242', cardExpiry: '12/34', cardCvc: '123' };
+const ASKS_ON_SESSION = { cardNumber: '4000002500003155', cardExpiry: '12/34', cardCvc: '123' };
+const ALWAYS_ASKS = { cardNumber: '4000000000003220', cardExpiry: '12/34', cardCvc: '123' };
 
 const DAY = 86_400_000;
 
@@ -24,6 +26,13 @@ async function adaMonthly(ctx: MemberCtx): Promise<{ session: SessionResponse; m
 
 const post = (ctx: MemberCtx, token: string, id: number | string, json: Record<string, unknown>) =>
   ctx.authed(token, `${BASE}/memberships/${id}/change`, { method: 'POST', json });
+
+const confirm = (ctx: MemberCtx, token: string, id: number, intentId: string) =>
+  ctx.authed(token, `${BASE}/memberships/${id}/change/confirm`, { method: 'POST', json: { intentId } });
+
+/** The test bank's window, answered. */
+const answer = async (ctx: MemberCtx, token: string, asked: PaymentActionRequired['requiresAction'], approve: boolean) =>
+  jsonOf(await ctx.authed(token, `${BASE}/test-payment-intents/${asked.intentId}`, { method: 'POST', json: { clientSecret: asked.clientSecret, approve } }), 200);
 
 const change = (ctx: MemberCtx, token: string, id: number | string, plan?: string) =>
   ctx.authed(token, `${BASE}/memberships/${id}/change${plan === undefined ? '' : `?plan=${encodeURIComponent(plan)}`}`);
@@ -193,5 +202,57 @@ forEachStore((fresh) => {
     ctx.advance(Date.parse(joined.membership.billingPeriodEnd!) - ctx.now() + 1000);
     await runRenewals({ store: ctx.store, clock: ctx.now, processor: new TestPaymentProcessor({ clock: ctx.now, store: ctx.store }) });
     expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).at(-1)).toMatchObject({ planId: pro.id, status: 'paid', totalCents: 4000 });
+  });
+
+  test('POST: an upgrade whose bank asks (3-D Secure) changes nothing until confirmed; approved, it is made at the quoted price, once', async () => {
+    const ctx = await fresh();
+    const pro = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    const quote = await jsonOf<PlanChangeQuote>(await change(ctx, session.token, monthly.id, pro.publicId), 200);
+    const invoicesBefore = (await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length;
+    // 3155: its bank asks whenever the member is there (charged without them, it would pass).
+    const paymentMethodId = await testCard(ctx, session.token, ASKS_ON_SESSION);
+    const asked = (await jsonOf<PaymentActionRequired>(await post(ctx, session.token, monthly.id, { plan: pro.publicId, paymentMethodId }), 202)).requiresAction;
+    expect(asked.intentId).toBeTruthy();
+    const mine = async () => (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    expect(await mine()).toMatchObject({ planPublicId: 'monthly' });
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length).toBe(invoicesBefore);
+    // Not answered yet: still waiting (409); not this membership's payment: 404.
+    await expectError(await confirm(ctx, session.token, monthly.id, asked.intentId), 409, 'paymentPending', 'intentId');
+    await expectError(await confirm(ctx, session.token, monthly.id + 1000, asked.intentId), 404, 'notFound');
+    await expectError(await confirm(ctx, (await ctx.session(GRACE)).token, monthly.id, asked.intentId), 404, 'notFound', 'intentId');
+    await expectError(await confirm(ctx, session.token, monthly.id, ''), 400, 'invalidField', 'intentId');
+
+    await answer(ctx, session.token, asked, true);
+    const changed = await jsonOf<Membership>(await confirm(ctx, session.token, monthly.id, asked.intentId), 200);
+    expect(changed).toMatchObject({ id: monthly.id, publicPlanId: pro.publicId, status: 'active', billingPeriodEnd: quote.next.at });
+    const invoices = await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id);
+    expect(invoices.slice(invoicesBefore)).toMatchObject([{ planId: pro.id, status: 'paid', description: 'Pro (from Monthly)', totalCents: quote.dueNow.grandTotalCents }]);
+    // Confirmed again: the same membership, nothing charged or recorded twice.
+    expect(await jsonOf<Membership>(await confirm(ctx, session.token, monthly.id, asked.intentId), 200)).toEqual(changed);
+    expect((await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).length).toBe(invoicesBefore + 1);
+    const events = (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: session.memberInfo.id }, { limit: 100 })).items.filter((e) => e.eventType === 'planChanged');
+    expect(events.map((e) => e.details)).toEqual([{ membershipId: monthly.id, fromPlanId: monthly.planId, toPlanId: pro.id, when: 'now', invoiceId: invoices.at(-1)!.processorInvoiceId }]);
+  });
+
+  test('POST: an upgrade whose bank is refused in its window changes nothing but one failed invoice (402, confirmed twice)', async () => {
+    const ctx = await fresh();
+    const pro = await definePlan(ctx.store, ctx.now, ctx.demo.site.id, {
+      name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+    });
+    const { session, monthly } = await adaMonthly(ctx);
+    // 3220: its bank asks every time; charged without the member, it was declined before the member was asked.
+    const paymentMethodId = await testCard(ctx, session.token, ALWAYS_ASKS);
+    const asked = (await jsonOf<PaymentActionRequired>(await post(ctx, session.token, monthly.id, { plan: pro.publicId, paymentMethodId }), 202)).requiresAction;
+    await answer(ctx, session.token, asked, false);
+    for (let i = 0; i < 2; i++) await expectError(await confirm(ctx, session.token, monthly.id, asked.intentId), 402, 'paymentDeclined', 'intentId');
+    const record = (await ctx.store.listMembershipsOfMember(ctx.demo.site.id, session.memberInfo.id)).find((m) => m.id === monthly.id)!;
+    expect(record).toMatchObject({ planPublicId: 'monthly', billingPeriodEnd: Date.parse(monthly.billingPeriodEnd!) });
+    const failed = (await ctx.store.listInvoicesOfMember(ctx.demo.site.id, session.memberInfo.id)).filter((i) => i.status === 'failed');
+    expect(failed).toMatchObject([{ planId: pro.id, description: 'Pro (from Monthly)' }]);
+    const events = (await ctx.store.listMemberEvents(ctx.demo.site.id, { memberId: session.memberInfo.id }, { limit: 100 })).items;
+    expect(events.filter((e) => e.eventType === 'planChanged')).toEqual([]);
   });
 });

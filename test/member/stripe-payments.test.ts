@@ -120,6 +120,24 @@ test('3220’s renewal, held by the bank off session: POST /memberships/{id}/pay
   expect(await jsonOf<Membership>(await confirm(), 200)).toStrictEqual(paid);
 });
 
+test('an upgrade with a 3155 card asks in Stripe’s window (202); /change/confirm asks Stripe, then moves the membership and records the PaymentIntent as its invoice', async () => {
+  const { membership } = await jsonOf<ConversionDetail>(await join({ planPublicId: 'monthly', paymentMethodId: await paymentMethod('4242424242424242') }), 201);
+  const pro = await definePlan(store, () => FIXTURE_NOW, demo.site.id, {
+    name: 'Pro', type: 'subscription', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } },
+  });
+  const path = `/memberships/${membership.id}/change`;
+  const asked = (await jsonOf<PaymentActionRequired>(await request(path, { method: 'POST', token, json: { plan: pro.publicId, paymentMethodId: await paymentMethod('4000002500003155') } }), 202)).requiresAction;
+  expect(asked.intentId).toMatch(/^pi_/);
+  const confirm = () => request(`${path}/confirm`, { method: 'POST', token, json: { intentId: asked.intentId } });
+  await expectError(await confirm(), 409, 'paymentPending', 'intentId');
+  await standIn.authenticate(asked.intentId, 'approve');
+  const changed = await jsonOf<Membership>(await confirm(), 200);
+  expect(changed).toMatchObject({ id: membership.id, publicPlanId: pro.publicId, status: 'active' });
+  const invoices = await store.listInvoicesOfMember(demo.site.id, demo.memberIds.grace!);
+  expect(invoices.filter((i) => i.processorInvoiceId === asked.intentId)).toMatchObject([{ status: 'paid', planId: pro.id, description: 'Pro (from Monthly)' }]);
+  expect(await jsonOf<Membership>(await confirm(), 200)).toStrictEqual(changed);
+});
+
 test('3155’s window left unanswered, then another card: the new card is charged (201), not refused as a reused idempotency key', async () => {
   await jsonOf<PaymentActionRequired>(await join({ paymentMethodId: await paymentMethod('4000002500003155') }), 202);
   const detail = await jsonOf<ConversionDetail>(await join({ paymentMethodId: await paymentMethod('4242424242424242') }), 201);

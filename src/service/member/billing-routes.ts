@@ -8,7 +8,7 @@ import type { Context, Hono } from 'hono';
 import type { InvoiceSummary, PlanChangeQuote, SavedCard, TestPaymentAuthorization, TestPaymentMethod } from '../../contract/member';
 import { chargeOverdue } from '../billing/renewals';
 import { parseId } from '../domain/validation';
-import { UnknownPaymentReferenceError } from '../payments/processor';
+import { UnknownPaymentReferenceError, type RequiresAction } from '../payments/processor';
 import type { ProcessorFor } from '../payments/processor-for';
 import { jsonResponse } from '../http/json';
 import type { MembershipRecord, PaymentMethodRecord, SiteRecord } from '../store/records';
@@ -17,7 +17,7 @@ import { MemberError } from './errors';
 import { toWidgetMembership } from './member-info';
 import { membershipPrices } from './membership-prices';
 import { confirmPayNow, payNow } from './pay-now';
-import { changePlan, changeQuote } from './plan-change';
+import { changePlan, changeQuote, confirmPlanChange } from './plan-change';
 import { findOpenPlan } from './plan-offers';
 import { confirmSignUp, makeTestPaymentMethod, PROCESSOR_ID, readCard, readPayment, saveCard, signUpToPlan, type BillingDeps } from './plan-signup';
 import type { Authenticated } from './sessions';
@@ -39,6 +39,17 @@ function membershipIdOf(text: string): number {
   if (id === undefined) throw MemberError.of(400, 'invalidField', 'A membership id is digits alone, without a sign, point or leading zero, such as 372', 'id');
   return id;
 }
+
+/** The `intentId` of a confirmation's body: the one the sign-up, payment or change answered with its 202. */
+function readIntentId(body: Record<string, unknown>, answeredBy: string): string {
+  if (typeof body.intentId !== 'string' || !PROCESSOR_ID.test(body.intentId)) {
+    throw MemberError.of(400, 'invalidField', `Name the payment by the intentId the ${answeredBy} answered`, 'intentId');
+  }
+  return body.intentId;
+}
+
+/** The bank's question, as a 202 answers it (nothing recorded until the confirmation). */
+const requiresAction = ({ intentId, clientSecret }: RequiresAction) => jsonResponse({ requiresAction: { intentId, clientSecret } }, 202, NO_STORE);
 
 export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   const { store, clock } = deps;
@@ -69,11 +80,8 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
   app.post('/sites/:subdomain/memberships/confirm', async (c) => {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
-    const body = await readObject(c.req.raw);
-    if (typeof body.intentId !== 'string' || !PROCESSOR_ID.test(body.intentId)) {
-      throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the sign-up answered', 'intentId');
-    }
-    return jsonResponse(await confirmSignUp(billing(site), site, member, body.intentId), 201, NO_STORE);
+    const intentId = readIntentId(await readObject(c.req.raw), 'sign-up');
+    return jsonResponse(await confirmSignUp(billing(site), site, member, intentId), 201, NO_STORE);
   });
 
   app.post('/sites/:subdomain/memberships/:id/cancel', async (c) => {
@@ -91,7 +99,7 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const paid = await payNow(billing(site), site, member.id, membershipIdOf(c.req.param('id')));
-    if ('intentId' in paid) return jsonResponse({ requiresAction: { intentId: paid.intentId, clientSecret: paid.clientSecret } }, 202, NO_STORE);
+    if ('intentId' in paid) return requiresAction(paid);
     return jsonResponse(await widgetMembership(site, paid), 200, NO_STORE);
   });
 
@@ -99,11 +107,8 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const id = membershipIdOf(c.req.param('id'));
-    const body = await readObject(c.req.raw);
-    if (typeof body.intentId !== 'string' || !PROCESSOR_ID.test(body.intentId)) {
-      throw MemberError.of(400, 'invalidField', 'Name the payment by the intentId the payment answered', 'intentId');
-    }
-    return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, body.intentId)), 200, NO_STORE);
+    const intentId = readIntentId(await readObject(c.req.raw), 'payment');
+    return jsonResponse(await widgetMembership(site, await confirmPayNow(billing(site), site, member.id, id, intentId)), 200, NO_STORE);
   });
 
   // Changing a running subscription to another plan (decision 0036): what it would do, then doing it.
@@ -128,7 +133,16 @@ export function billingRoutes(app: Hono<Env>, deps: BillingRouteDeps): void {
     const body = await readObject(c.req.raw);
     const { site, member, mine, target } = await changeTarget(c, body.plan);
     const changed = await changePlan(billing(site), site, member, mine.id, target, readPayment(body));
+    // 202: the bank wants the upgrade's payment confirmed in the browser; nothing changes until it is.
+    if ('intentId' in changed) return requiresAction(changed);
     return jsonResponse(await widgetMembership(site, changed), 200, NO_STORE);
+  });
+  app.post('/sites/:subdomain/memberships/:id/change/confirm', async (c) => {
+    const site = c.get('site');
+    const { member } = await deps.authenticate(c);
+    const id = membershipIdOf(c.req.param('id'));
+    const intentId = readIntentId(await readObject(c.req.raw), 'change');
+    return jsonResponse(await widgetMembership(site, await confirmPlanChange(billing(site), site, member, id, intentId)), 200, NO_STORE);
   });
 
   // What the member's running subscriptions and instalment plans cost them (the price they joined at), and their trials.
