@@ -239,7 +239,9 @@ browserTest('a member on Monthly opens Pro: "Change plan" says what is due now (
     const due = await change.locator('.due').textContent();
     expect(due).toMatch(/^Due now: \$(2[89]|\d)\.\d\d$/);
     expect(await change.locator('.summary .muted').first().textContent()).toMatch(/^Less \$1[12]\.\d\d for the unused part of your current period\.$/);
-    expect(await change.locator('[name=cardNumber]').count()).toBe(0);
+    // The saved card pays; another's fields wait behind "Use another card".
+    expect(await change.textContent()).toContain('Pay with your saved Visa card ending 4242.');
+    expect(await change.locator('[name=cardNumber]').isVisible()).toBe(false);
     await change.getByRole('button', { name: 'Change plan', exact: true }).click();
     const done = dialogOf(page.page, 'Pro');
     await done.getByRole('status').waitFor({ state: 'visible', timeout: 5_000 });
@@ -249,6 +251,38 @@ browserTest('a member on Monthly opens Pro: "Change plan" says what is due now (
     const invoices = await service!.withStore((store, site) => store.listInvoicesOfMember(site.id, me.id));
     expect(invoices.map((i) => [i.description, i.status]).sort()).toEqual([['Monthly', 'paid'], ['Pro (from Monthly)', 'paid']]);
     expect(`Due now: $${(invoices.find((i) => i.description === 'Pro (from Monthly)')!.totalCents / 100).toFixed(2)}`).toBe(due);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest('an upgrade on another card whose bank asks (3220): "Use another card", the bank’s question answered in the browser, then the membership is on Pro', async () => {
+  const { context } = await watchedContext();
+  try {
+    const { page, plan } = await atMonthlyWithCard(context, { firstName: 'Katherine', lastName: 'Johnson' }, '4242 4242 4242 4242');
+    await plan.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await page.waitForEvent('Service.conversion');
+    await page.page.evaluate((id) => window.Service.open(`/member/plans/${id}`), proPublicId);
+    const change = dialogOf(page.page, 'Change plan');
+    await change.waitFor({ state: 'visible', timeout: 5_000 });
+    await change.getByRole('button', { name: 'Use another card' }).click();
+    await change.getByLabel('Card number').fill('4000 0000 0000 3220');
+    await change.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await change.getByLabel('Security code').fill('123');
+    const asked: string[] = [];
+    page.page.once('dialog', (dialog) => {
+      asked.push(dialog.message().split('\n')[0]!);
+      void dialog.accept();
+    });
+    await change.getByRole('button', { name: 'Change plan', exact: true }).click();
+    const done = dialogOf(page.page, 'Pro');
+    await done.getByRole('status').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await done.getByRole('status').textContent()).toBe('Your plan is now Pro.');
+    expect(asked).toEqual(['Authorize this test payment?']);
+    const me = await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo);
+    expect(me.memberships.filter((m) => m.status === 'active').map((m) => m.publicPlanId)).toEqual([proPublicId]);
+    const invoices = await service!.withStore((store, site) => store.listInvoicesOfMember(site.id, me.id));
+    expect(invoices.map((i) => [i.description, i.status]).sort()).toEqual([['Monthly', 'paid'], ['Pro (from Monthly)', 'paid']]);
   } finally {
     await context.close();
   }

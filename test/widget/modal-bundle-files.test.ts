@@ -53,12 +53,12 @@ test.each(bundles)('$locale: $file imports its groups of screens only when one i
   // not a second download beside it compressed from nothing, nor behind a facade.
   expect(base).toEqual([file]);
   expect(readFileSync(join(distDir, file), 'utf8').length).toBeGreaterThan(20_000);
-  const GROUPS = ['account', 'account-forms', 'content', 'invoices', 'join', 'links', 'memberships', 'plans', 'saved-card', 'sign-in'];
+  const GROUPS = ['account', 'account-forms', 'change-plan', 'content', 'invoices', 'join', 'links', 'memberships', 'plans', 'saved-card', 'sign-in'];
   expect(base.filter((name) => GROUPS.some((group) => name.includes(`-${group}-`)))).toEqual([]);
   const names = [...groups.keys()].filter((key) => !key.includes(' > ')).map((name) => new RegExp(`-(${GROUPS.join('|')})-[\\w-]{8}\\.js$`).exec(name)?.[1]).sort();
   expect(names).toEqual(GROUPS);
   // The account's words, and protected content's, come with their screens (src/widget/modal/locales/*-<group>-words.ts).
-  for (const [group, words] of [['account', 'account'], ['account-forms', 'account'], ['memberships', 'account'], ['invoices', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in'], ['plans', 'plans'], ['saved-card', 'card']]) {
+  for (const [group, words] of [['account', 'account'], ['account-forms', 'account'], ['memberships', 'account'], ['invoices', 'account'], ['content', 'content'], ['sign-in', 'sign-in'], ['links', 'sign-in'], ['plans', 'plans'], ['saved-card', 'card'], ['change-plan', 'change-plan']]) {
     const screens = groups.get([...groups.keys()].find((key) => new RegExp(`-${group}-[\\w-]{8}\\.js$`).test(key))!)!;
     expect(screens.some((name) => name.includes(`-${words}-words-`)), group).toBe(true);
   }

@@ -10,3 +10,4 @@ export * from './screens/menu-links';
 export * from './screens/custom-fields';
 export * from './format';
 export * from './rich-text';
+export * from './screens/card-payment';

@@ -179,13 +179,16 @@ export type AccountWord =
   | 'renewsOn'
   | 'movesTo'
   | 'signedInAs'
-  | 'updateCard';
+  | 'updateCard'
+  | AccountFormWord;
 export type AccountWords = Pick<Messages, AccountWord | 'errors'>;
 /** The words only protected content's screen uses: downloaded with it (locales/*-content-words.ts). */
 export type ContentWord = 'open' | 'downloading' | 'downloadAgain' | 'contentFor' | 'contentClosed' | 'noContent';
 export type ContentWords = Pick<Messages, ContentWord>;
 /** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
-export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved';
+/** The account forms' titles, which the mailed links' screens (a reset, an e-mail change) read too: with both groups' words. */
+export type AccountFormWord = 'changeEmail' | 'changePassword' | 'newPassword';
+export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved' | AccountFormWord;
 export type SignInWords = Pick<Messages, SignInWord | 'errors'>;
 /** The words only the plans screen uses: downloaded with it (locales/*-plans-words.ts). */
 export type PlansWord = 'noPlans' | 'yourPlan' | 'recommended' | 'billing' | 'monthly' | 'yearly';

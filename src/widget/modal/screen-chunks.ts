@@ -3,8 +3,8 @@
  * downloaded the first time one of its screens is drawn, so a page downloads the modal's base
  * (the dialog and its router, the words) and the one chunk the screen asked for: logging in
  * (with a password or a mailed code), the account's menu, its memberships, its invoices, its
- * forms, the plans, joining (registration, a plan's sign-up), the saved card, protected content,
- * or the mailed links. A chunk a screen, or a few that are drawn together: the account's screens
+ * forms, the plans, joining (registration, a plan's sign-up), changing plans, the saved card,
+ * protected content, or the mailed links. A chunk a screen, or a few that are drawn together: the account's screens
  * were one chunk until the largest of them met the budget; one each, a screen downloads only its
  * own. What they share and the base does not have are chunks rollup makes of their own. The
  * base stands for the screens by these wrappers, never by importing one: an import would pull
@@ -28,6 +28,7 @@ const accountForms = (ctx: ScreenContext) => withWords(ctx, import('./chunks/acc
 const plans = (ctx: ScreenContext) => withWords(ctx, import('./chunks/plans'), ctx.words?.plans());
 const savedCard = (ctx: ScreenContext) => withWords(ctx, import('./chunks/saved-card'), ctx.words?.card());
 const join = () => import('./chunks/join');
+const changePlan = (ctx: ScreenContext) => withWords(ctx, import('./chunks/change-plan'), ctx.words?.changePlan());
 // The mailed links' screens read logging in's words (a reset link's form, a code's).
 const links = (ctx: ScreenContext) => withWords(ctx, import('./chunks/links'), ctx.words?.signIn());
 const content = (ctx: ScreenContext) => withWords(ctx, import('./chunks/content'), ctx.words?.content());
@@ -48,7 +49,14 @@ export const passwordChangeScreen: Screen = (ctx) => accountForms(ctx).then((m) 
 
 // Joining.
 export const plansScreen = (ctx: ScreenContext, none?: () => void): Promise<void> => plans(ctx).then((m) => m.plansScreen(ctx, none));
-export const planSignupScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
+/** Signing up to a plan: joining's screen, or "Change plan" for a member holding a running subscription (decision 0036), whose chunk leaves joining's out. */
+export const planSignupScreen = (publicId: string): Screen => (ctx) => {
+  // The plan held itself is no change (409 there): joining's screen then opens its content.
+  const held = ctx.host.member()?.memberships.find((m) => m.status === 'active' && m.type === 'subscription');
+  return held ? changePlan(ctx).then((m) => m.changePlanScreen(publicId, held)(ctx)) : signUpScreen(publicId)(ctx);
+};
+/** Joining's screen for the plan, whatever the member holds: where the rules refuse a change of plan. */
+export const signUpScreen = (publicId: string): Screen => (ctx) => join().then((m) => m.planSignupScreen(publicId)(ctx));
 export const registerScreen = (next?: Screen, plan?: string): Screen => (ctx) => join().then((m) => m.registerScreen(next, plan)(ctx));
 
 // The saved card.

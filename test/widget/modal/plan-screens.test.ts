@@ -728,8 +728,8 @@ test('"Use another card" shows the fields (the link goes); a declined new card i
 });
 
 /** Ada (on Monthly, $12) with two more subscriptions on offer: Lite ($5, a downgrade) and Euro (another currency). */
-async function adaWithMorePlans(path: (ids: { lite: string; euro: string }) => string): Promise<Harness> {
-  const ids = { lite: 'lite-plan', euro: 'euro-plan' };
+async function adaWithMorePlans(path: (ids: { lite: string; euro: string; pro: string }) => string): Promise<Harness> {
+  const ids = { lite: 'lite-plan', euro: 'euro-plan', pro: 'pro-plan' };
   return startAt(`/?svcopen=${encodeURIComponent(path(ids))}`, {
     member: ADA,
     beforeStart: async (h) => {
@@ -737,6 +737,7 @@ async function adaWithMorePlans(path: (ids: { lite: string; euro: string }) => s
       const common = { siteId: site, status: 'enabled', isPublic: true, colorCode: '#0f766e', createdAt: Date.now(), type: 'subscription' } as const;
       await h.mock.store.createPlan({ ...common, publicId: ids.lite, name: 'Lite', billing: { price: 5, currency: 'usd', interval: { count: 1, unit: 'month' } } });
       await h.mock.store.createPlan({ ...common, publicId: ids.euro, name: 'Euro', billing: { price: 12, currency: 'eur', interval: { count: 1, unit: 'month' } } });
+      await h.mock.store.createPlan({ ...common, publicId: ids.pro, name: 'Pro', billing: { price: 40, currency: 'usd', interval: { count: 1, unit: 'month' } } });
     },
   });
 }
@@ -760,6 +761,46 @@ test('a member on a subscription who opens another: "Change plan", what changes 
   const list = await waitForScreen('Your memberships');
   await waitFor(() => expect([...list.root.querySelectorAll('li .badge')].map((b) => b.textContent)).toContain(`Moves to Lite on ${end}`));
   expect(dialogText()).not.toContain('Renews on');
+});
+
+test('an upgrade with no card saved: the card’s fields on "Change plan"; a bank that asks (3155) is answered, then the change is confirmed', async () => {
+  const h = await adaWithMorePlans((ids) => `/member/plans/${ids.pro}`);
+  const m = await waitForScreen('Change plan');
+  expect(dialogText()).toContain('Due now: $');
+  // The test processor's window for the bank's question is the browser's own confirm dialog.
+  const asked: string[] = [];
+  const confirm = globalThis.confirm;
+  globalThis.confirm = (message?: string) => (asked.push(String(message)), true);
+  try {
+    fillCard('4000 0025 0000 3155');
+    m.button('Change plan').click();
+    await waitFor(() => expect(modal().q.getByRole('status').textContent).toBe('Your plan is now Pro.'));
+  } finally {
+    globalThis.confirm = confirm;
+  }
+  expect(asked).toHaveLength(1);
+  const monthly = (h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.find((x) => x.name === 'Pro')!;
+  expect(monthly.publicPlanId).toBe('pro-plan');
+  expect(h.requests('POST', `/memberships/${monthly.id}/change`)).toBe(1);
+  expect(h.requests('POST', `/memberships/${monthly.id}/change/confirm`)).toBe(1);
+  expect(h.requests('POST', '/memberships')).toBe(0);
+});
+
+test('an upgrade declined: said next to the card’s number, and the member keeps the plan', async () => {
+  const h = await adaWithMorePlans((ids) => `/member/plans/${ids.pro}`);
+  const m = await waitForScreen('Change plan');
+  fillCard('4000 0000 0000 0341');
+  m.button('Change plan').click();
+  await waitFor(() => expect(fieldError(m.root, m.control('cardNumber'))).toBe('The card was declined. Try another card.'));
+  expect(m.control('cardNumber').getAttribute('aria-invalid')).toBe('true');
+  expect((h.service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo.memberships.map((x) => x.publicPlanId)).toContain('monthly');
+});
+
+test('a member holding a subscription who opens a plan that is none (one-time): that plan’s sign-up, not a change', async () => {
+  await adaWithMorePlans(() => '/member/plans/lifetime');
+  const m = await waitForScreen('Lifetime');
+  expect(m.root.querySelector('[name=cardNumber]')).not.toBeNull();
+  expect(dialogText()).not.toContain('Change plan');
 });
 
 test('a change the rules refuse (another currency): the plan’s sign-up as before, beside what the member holds', async () => {

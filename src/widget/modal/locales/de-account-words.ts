@@ -28,6 +28,10 @@ export const deAccount: AccountWords = {
   attempt: (description) => `${description} (Versuch, nicht belastet)`,
   menu: 'Menü',
   signedInAs: (name) => `Angemeldet als ${name}`,
+  // The account forms' titles, which the mailed links' screens show too.
+  changeEmail: 'E-Mail ändern',
+  changePassword: 'Passwort ändern',
+  newPassword: 'Neues Passwort',
   // The account's forms check the current password.
   errors: {
     currentPassword: 'Das aktuelle Passwort ist falsch.',

@@ -11,6 +11,10 @@ export const deSignIn: SignInWords = {
   resetSent: (email) => `Falls ${email} ein Konto hat, haben wir einen Link für ein neues Passwort gesendet. Er gilt eine Stunde.`,
   passwordSaved: 'Ihr neues Passwort ist gespeichert.',
   emailNow: (email) => `Ihre E-Mail-Adresse ist jetzt ${email}.`,
+  // The account forms' titles, which the mailed links' screens show too.
+  changeEmail: 'E-Mail ändern',
+  changePassword: 'Passwort ändern',
+  newPassword: 'Neues Passwort',
   // The errors only logging in and the mailed links meet.
   errors: {
     tokenInvalid: 'Dieser Link ist unvollständig. Fordern Sie einen neuen an.',

@@ -28,6 +28,10 @@ export const enAccount: AccountWords = {
   attempt: (description) => `${description} (attempt, not charged)`,
   menu: 'Menu',
   signedInAs: (name) => `Logged in as ${name}`,
+  // The account forms' titles, which the mailed links' screens show too.
+  changeEmail: 'Change e-mail',
+  changePassword: 'Change password',
+  newPassword: 'New password',
   // The account's forms check the current password.
   errors: {
     currentPassword: 'The current password is wrong.',

@@ -11,6 +11,10 @@ export const enSignIn: SignInWords = {
   resetSent: (email) => `If ${email} has an account, we sent a link to set a new password. It works for an hour.`,
   passwordSaved: 'Your new password is saved.',
   emailNow: (email) => `Your e-mail address is now ${email}.`,
+  // The account forms' titles, which the mailed links' screens show too.
+  changeEmail: 'Change e-mail',
+  changePassword: 'Change password',
+  newPassword: 'New password',
   // The errors only logging in and the mailed links meet.
   errors: {
     tokenInvalid: 'This link is incomplete. Ask for a new one.',

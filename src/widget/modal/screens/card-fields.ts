@@ -1,6 +1,7 @@
 import { brandName } from '../format';
 import type { PaymentActionRequired, TestPaymentMethod } from '../../../contract/member';
 import type { ScreenContext } from '../screen';
+import type { CardInputOf } from './card-payment';
 import { el, input, labelled } from '../ui';
 import { valueOf } from './form';
 
@@ -69,3 +70,10 @@ export function cardFields({ doc, t, dialog }: ScreenContext, required: boolean)
       labelled(doc, t.cardCvc, input(doc, 'cardCvc', 'text', { inputmode: 'numeric', autocomplete: 'cc-csc', maxlength: '4', ...need }))),
   ];
 }
+
+/** The test processor's card input for a paying screen (./card-payment.ts). */
+export const cardInput: CardInputOf = async (ctx, _intent, optional) => ({
+  nodes: cardFields(ctx, !optional),
+  paymentMethodId: async (form) => (valueOf(form, 'cardNumber') ? testPaymentMethod(ctx, form) : undefined),
+  authorize: (asked) => authorize(ctx, asked),
+});

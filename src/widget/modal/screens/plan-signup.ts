@@ -1,11 +1,13 @@
-import type { ConversionDetail, PaymentActionRequired, PlanOffer, SavedCard } from '../../../contract/member';
-import { brandName, date, money, percent, perInterval, price, terms } from '../format';
+import type { ConversionDetail, PaymentActionRequired, PlanOffer } from '../../../contract/member';
+import { date, money, percent, perInterval, price, terms } from '../format';
 import type { ServiceError } from '../../public-types';
 import { richText } from '../rich-text';
 import { render, type Screen, type ScreenContext } from '../screen';
-import { withWords } from '../screen-chunks';
+// The plan's screen as the router draws it: a member holding a running subscription changes plan there.
+import { planSignupScreen as planScreen } from '../screen-chunks';
 import { el } from '../ui';
-import { actionForm, valueOf } from './form';
+import { cardPayment } from './card-payment';
+import { actionForm } from './form';
 import { haveAccount, seePlans } from './menu-links';
 import { accountFields, registerFrom } from './register';
 
@@ -15,10 +17,9 @@ import { accountFields, registerFrom } from './register';
  * when something is due or will be, and POST /memberships. Success sends `Service.conversion`
  * and goes to the plan's welcome page, when the owner named one; else the dialog says it worked, the reader
  * staying on the page. A member on the plan already goes to its content (spec 4.1).
- * On a Stripe site the card is Stripe's field (./stripe-card.ts) and only the payment method it
- * made is sent; a payment the bank wants confirmed (202) is confirmed in Stripe's window (on the
- * test processor, its stand-in: ./card-fields.ts's authorize), then POST /memberships/confirm, where the
- * service asks the processor how it went.
+ * The card is ./card-payment.ts's; a payment the bank wants confirmed (202) is confirmed in its
+ * window, then POST /memberships/confirm, where the service asks the processor how it went. A
+ * member holding a running subscription meets "Change plan" instead (../screen-chunks.ts).
  */
 export function planSignupScreen(publicId: string): Screen {
   return async (ctx: ScreenContext) => {
@@ -32,55 +33,31 @@ export function planSignupScreen(publicId: string): Screen {
     const member = host.member();
     const mine = member?.memberships.find((m) => m.publicPlanId === offer.publicId && m.status === 'active');
     if (mine) return ctx.go(mine.contentUrl);
-    // Holding a running subscription, another is a change of plan (decision 0036) where the rules allow it.
-    const held = offer.type === 'subscription' && member?.memberships.find((m) => m.status === 'active' && m.type === 'subscription');
-    if (held && (await withWords(ctx, import('./change-plan'), ctx.words?.changePlan()).then((m) => m.changePlanScreen(ctx, offer, held)))) return;
     const { currency, dueNow, recurring } = offer;
-    // No saved card is an answer (204, null), not a failure.
-    const saved = currency && member ? await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null) : null;
     // A visitor makes the account in the same form, above the card: one step (spec 4.1's
     // "register first": the account is made before the plan is signed up for).
     const account = member ? [] : accountFields(ctx);
-    const login = member ? null : haveAccount(ctx, planSignupScreen(publicId));
-    const payments = currency ? config.payments : undefined;
-    // Beside a saved card, Stripe's field may be left empty: the saved card pays.
-    const stripe = payments ? await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: currency!, amount: dueNow.grandTotalCents }, !!saved)) : undefined;
-    // The test processor's own card fields: a chunk a Stripe site never downloads.
-    const testCards = payments || !currency ? undefined : await import('./card-fields');
-    const card = stripe ? [stripe.field] : testCards ? testCards.cardFields(ctx, !saved) : [];
+    const login = member ? null : haveAccount(ctx, planScreen(publicId));
+    const card = currency ? await cardPayment(ctx, config.payments ? import('./stripe-card') : import('./card-fields'), { currency, amount: dueNow.grandTotalCents }) : undefined;
     // The button says what happens: joining free, starting the trial, subscribing, or paying what is due.
     const action = !currency ? t.joinFree : offer.trialDays ? t.startTrial(offer.trialDays)
       : offer.type === 'subscription' ? t.subscribe : t.pay(money(dueNow.grandTotalCents, currency, locale));
-    // With a saved card, a new one's fields wait behind "Use another card" (and come out when the saved one is declined).
-    const fields = el(doc, 'div', {}, ...card);
-    const another = el(doc, 'button', { type: 'button', class: 'link' }, t.anotherCard);
-    const reveal = () => {
-      fields.hidden = false;
-      another.remove();
-    };
-    another.onclick = reveal;
-    fields.hidden = !!saved;
-    const form = actionForm(ctx, action, [...account, ...(currency ? [...(saved ? [el(doc, 'p', { class: 'muted' }, t.savedCard(brandName(saved.brand), saved.last4), ' ', another)] : []), fields] : [])], async (f) => {
+    const form = actionForm(ctx, action, [...account, ...(card?.nodes ?? [])], async (f) => {
       if (!host.member()) {
         // Not logged in after all (a mailed code first): the code's screen is drawn, then this one.
-        if (!(await registerFrom(ctx, f, planSignupScreen(publicId)))) return;
+        if (!(await registerFrom(ctx, f, planScreen(publicId)))) return;
         // The account is made: a card refused next is tried again without making it twice.
         for (const node of [...account, login]) node?.remove();
       }
-      const number = valueOf(f, 'cardNumber');
-      // Only a payment method goes to the service: Stripe's, or the test processor's endpoint's.
-      const paymentMethodId = stripe ? await stripe.paymentMethod() : number ? await testCards!.testPaymentMethod(ctx, f) : undefined;
+      const paymentMethodId = await card?.paymentMethodId(f);
       const body = { planPublicId: offer.publicId, ...(paymentMethodId && { paymentMethodId }) };
       let detail = await host.call<ConversionDetail | PaymentActionRequired>('POST', '/memberships', body).catch((error: ServiceError) => {
-        if (error.code === 'paymentDeclined') reveal();
+        if (error.code === 'paymentDeclined') card?.reveal();
         throw error;
       });
       if ('requiresAction' in detail) {
         const asked = detail.requiresAction;
-        // The bank's question: in Stripe's window, or in the test processor's stand-in for it.
-        await (payments
-          ? import('./stripe-card').then((m) => m.stripeNextAction(doc, payments, asked.clientSecret))
-          : testCards!.authorize(ctx, asked));
+        await card!.authorize(asked);
         detail = await host.call<ConversionDetail>('POST', '/memberships/confirm', { intentId: asked.intentId });
       }
       await host.converted(detail);

@@ -12,6 +12,7 @@ import type { Appearance, Stripe, StripeConstructor } from '@stripe/stripe-js';
 import type { StripePayments } from '../../../contract/member';
 import type { ScreenContext } from '../screen';
 import { el } from '../ui';
+import type { CardInputOf } from './card-payment';
 
 export interface StripeCard {
   /** The slot that shows the field, for the form. */
@@ -81,3 +82,10 @@ export async function stripeNextAction(doc: Document, payments: StripePayments, 
   const done = await (await stripeOf(doc, payments)).handleNextAction({ clientSecret });
   if (done.error) return failed(done.error);
 }
+
+/** Stripe's card input for a paying screen (./card-payment.ts): its field, set up for the charge now and later ones. */
+export const cardInput: CardInputOf = async (ctx, intent, optional) => {
+  const payments = ctx.config.payments!;
+  const card = await stripeCard(ctx, payments, intent, optional);
+  return { nodes: [card.field], paymentMethodId: card.paymentMethod, authorize: (asked) => stripeNextAction(ctx.doc, payments, asked.clientSecret) };
+};
