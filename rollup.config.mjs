@@ -51,7 +51,9 @@ export default [
   {
     input: entry,
     output: [
-      { file: 'dist/widgets.js', format: 'iife', sourcemap: true },
+      // Scripts a page downloads name their maps in a `SourceMap` header (src/service/static-files.ts),
+      // not in a comment every visitor downloads (decision 0034).
+      { file: 'dist/widgets.js', format: 'iife', sourcemap: 'hidden' },
       { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
     ],
     plugins: plugins(),
@@ -75,7 +77,7 @@ export default [
       format: 'es',
       entryFileNames: `widgets-modal${suffix}.js`,
       chunkFileNames: `widgets-modal${suffix}-[name]-[hash].js`,
-      sourcemap: true,
+      sourcemap: 'hidden',
     },
     plugins: plugins({}),
   })),

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { extname, join, sep } from 'node:path';
+import { basename, extname, join, sep } from 'node:path';
 import { HttpError } from './http/http-error';
 import { withSecurityHeaders } from './http/security-headers';
 import type { FetchHandler } from './server';
@@ -122,7 +122,7 @@ interface CachedFile {
   size: number;
   body: Uint8Array<ArrayBuffer>;
   etag: string;
-  /** A page's own headers (its CSP with the hashes of its scripts, frame protection). */
+  /** A page's own headers (its CSP with the hashes of its scripts, frame protection), or a script's map. */
   pageHeaders?: Record<string, string>;
 }
 
@@ -142,6 +142,9 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
         'x-frame-options': 'DENY',
       };
     }
+    // The widget's scripts name their source maps here, for the browser's developer tools, instead
+    // of in a comment at their end that every visitor would download (rollup's hidden maps).
+    if (extname(path).toLowerCase() === '.js' && statOrNothing(`${path}.map`)?.isFile()) file.pageHeaders = { sourcemap: `${basename(path)}.map` };
     cache.set(path, file);
     return file;
   };

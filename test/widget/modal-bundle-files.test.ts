@@ -44,6 +44,19 @@ test.each(bundles)('$locale: $file has an entry, is compiled, built, counted as 
   }
 });
 
+test('the scripts a page downloads name their source maps in a SourceMap header, not in a comment each visitor downloads', async () => {
+  const serve = withStaticFiles(() => new Response(null, { status: 404 }), { scriptsDir: distDir, examplesDir: distDir });
+  const { groups } = modalDownloads(distDir, 'widgets-modal.js');
+  const chunk = [...groups.values()].flat().find((name) => name.includes('-join-'))!;
+  for (const name of ['widgets.js', ...bundles.map((b) => b.file), chunk]) {
+    const res = await serve(new Request(`http://svc.test/scripts/${name}`));
+    expect(res.headers.get('sourcemap'), name).toBe(`${name}.map`);
+    expect(await res.text(), name).not.toContain('sourceMappingURL');
+    const map = await serve(new Request(`http://svc.test/scripts/${name}.map`));
+    expect((await map.json()) as { file: string }, name).toMatchObject({ file: name });
+  }
+});
+
 test.each(bundles)('$locale: $file imports its groups of screens only when one is drawn, each chunk as served', ({ file }) => {
   const { base, groups } = modalDownloads(distDir, file);
   // The base: the entry and what it imports at once; no group among them (an import of a
