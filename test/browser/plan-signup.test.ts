@@ -288,6 +288,28 @@ browserTest('an upgrade on another card whose bank asks (3220): "Use another car
   }
 });
 
+browserTest('the card’s brand shows as an icon before its name: Visa’s blue and gold, Mastercard’s two circles, a plain card for the others', async () => {
+  const { context } = await watchedContext();
+  try {
+    const { plan } = await atMonthlyWithCard(context, { firstName: 'Annie', lastName: 'Easley' }, '4242 4242 4242 4242');
+    const badge = plan.locator('.card .badge');
+    const icon = () => badge.evaluate((node) => {
+      const style = getComputedStyle(node, '::before');
+      return { text: node.textContent, width: parseFloat(style.width), image: style.backgroundImage, color: style.backgroundColor };
+    });
+    expect(await icon()).toMatchObject({ text: 'Visa', image: expect.stringMatching(/^linear-gradient\(rgb\(26, 31, 113\) 70%, rgb\(247, 182, 0\)/) });
+    expect((await icon()).width).toBeGreaterThan(10);
+    await plan.getByLabel('Card number').fill('5555 5555 5555 4444');
+    expect(await icon()).toMatchObject({ text: 'Mastercard', image: expect.stringMatching(/radial-gradient.*rgb\(235, 0, 27\).*radial-gradient.*rgb\(247, 158, 27\)/) });
+    await plan.getByLabel('Card number').fill('3782 822463 10005');
+    expect(await icon()).toMatchObject({ text: 'American Express', image: 'none', color: 'rgb(46, 119, 188)' });
+    await plan.getByLabel('Card number').fill('9999');
+    expect(await badge.isVisible()).toBe(false);
+  } finally {
+    await context.close();
+  }
+});
+
 /** A decline, said next to the card's number, which is marked invalid. */
 async function declinedIn(scope: Locator): Promise<string | null> {
   const field = scope.locator('.field:has(> [name=cardNumber])');

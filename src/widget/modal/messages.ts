@@ -188,7 +188,7 @@ export type ContentWords = Pick<Messages, ContentWord>;
 /** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
 /** The account forms' titles, which the mailed links' screens (a reset, an e-mail change) read too: with both groups' words. */
 export type AccountFormWord = 'changeEmail' | 'changePassword' | 'newPassword';
-export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved' | AccountFormWord;
+export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved' | 'forgotPassword' | AccountFormWord;
 export type SignInWords = Pick<Messages, SignInWord | 'errors'>;
 /** The words only the plans screen uses: downloaded with it (locales/*-plans-words.ts). */
 export type PlansWord = 'noPlans' | 'yourPlan' | 'recommended' | 'billing' | 'monthly' | 'yearly';

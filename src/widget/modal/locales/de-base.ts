@@ -49,7 +49,6 @@ export const deBase: BaseWords = {
   seePlans: 'Zu den Tarifen',
   showPassword: 'Passwort zeigen',
   passwordRule: 'Mindestens 8 Zeichen.',
-  forgotPassword: 'Passwort vergessen?',
   checkInbox: 'Prüfen Sie Ihr Postfach',
   codeSent: (email) => `Wir haben einen 6-stelligen Code an ${email} gesendet.`,
   confirmEmail: (email) => `Bestätigen Sie Ihre E-Mail: Wir haben einen 6-stelligen Code an ${email} gesendet.`,

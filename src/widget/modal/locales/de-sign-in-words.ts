@@ -11,6 +11,7 @@ export const deSignIn: SignInWords = {
   resetSent: (email) => `Falls ${email} ein Konto hat, haben wir einen Link für ein neues Passwort gesendet. Er gilt eine Stunde.`,
   passwordSaved: 'Ihr neues Passwort ist gespeichert.',
   emailNow: (email) => `Ihre E-Mail-Adresse ist jetzt ${email}.`,
+  forgotPassword: 'Passwort vergessen?',
   // The account forms' titles, which the mailed links' screens show too.
   changeEmail: 'E-Mail ändern',
   changePassword: 'Passwort ändern',

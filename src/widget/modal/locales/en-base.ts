@@ -49,7 +49,6 @@ export const enBase: BaseWords = {
   seePlans: 'See the plans',
   showPassword: 'Show password',
   passwordRule: 'At least 8 characters.',
-  forgotPassword: 'Forgot password?',
   checkInbox: 'Check your inbox',
   codeSent: (email) => `We sent a 6-digit code to ${email}.`,
   confirmEmail: (email) => `Confirm your e-mail: we sent a 6-digit code to ${email}.`,

@@ -11,6 +11,7 @@ export const enSignIn: SignInWords = {
   resetSent: (email) => `If ${email} has an account, we sent a link to set a new password. It works for an hour.`,
   passwordSaved: 'Your new password is saved.',
   emailNow: (email) => `Your e-mail address is now ${email}.`,
+  forgotPassword: 'Forgot password?',
   // The account forms' titles, which the mailed links' screens show too.
   changeEmail: 'Change e-mail',
   changePassword: 'Change password',

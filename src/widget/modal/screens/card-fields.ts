@@ -42,9 +42,12 @@ export const authorize = ({ host }: ScreenContext, { intentId, clientSecret }: P
  * in the middle.
  */
 export function cardFields({ doc, t, dialog }: ScreenContext, required: boolean): HTMLElement[] {
-  // Number, expiry and code on one row (stacked on a phone); the brand a badge beside the
-  // number's label.
-  dialog._addStyle('.card{display:grid;grid-template-columns:2fr 1fr 1fr;gap:1rem}@media (max-width:479.9px){.card{grid-template-columns:1fr}}.card .badge{grid-area:1/2}.badge:empty{display:none}');
+  // Number, expiry and code on one row (stacked on a phone); the brand beside the number's label,
+  // its name after its icon: a small card in the brand's colours, drawn by gradients (Visa's blue
+  // and gold, Mastercard's two circles; a plain blue card for the others).
+  dialog._addStyle('.card{display:grid;grid-template-columns:2fr 1fr 1fr;gap:1rem}@media (max-width:479.9px){.card{grid-template-columns:1fr}}.card .badge{grid-area:1/2}.badge:empty{display:none}'
+    + '.badge[class*=" "]:before{content:"";display:inline-block;width:1.5em;height:1em;margin-right:.3em;vertical-align:-.2em;border-radius:.2em;background:var(--k,#2e77bc)}'
+    + '.visa{--k:linear-gradient(#1a1f71 70%,#f7b600 0)}.mastercard{--k:radial-gradient(circle at 35%,#eb001b 45%,#0000 0),radial-gradient(circle at 65%,#f79e1b 45%,#222 0)}');
   const need: Record<string, string> = required ? { required: '' } : {};
   const number = input(doc, 'cardNumber', 'text', { inputmode: 'numeric', autocomplete: 'cc-number', ...need });
   const expiry = input(doc, 'cardExpiry', 'text', { inputmode: 'numeric', autocomplete: 'cc-exp', placeholder: 'MM/YY', ...need });
@@ -55,7 +58,9 @@ export function cardFields({ doc, t, dialog }: ScreenContext, required: boolean)
       control.value = format(control.value.replace(/\D/g, ''), event as InputEvent);
     });
   reformat(number, (digits) => {
-    brand.textContent = brandName(cardBrand(digits));
+    const known = cardBrand(digits);
+    brand.textContent = brandName(known);
+    brand.className = `badge ${known}`;
     return groupCardNumber(digits.slice(0, 19));
   });
   // "12" becomes "12/" as it is typed, not as it is deleted back to.
