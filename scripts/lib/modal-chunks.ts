@@ -5,7 +5,7 @@
  * of its screens is drawn: src/widget/modal/screen-chunks.ts) that group's chunk and what it
  * imports at once. The size bench sums them; a test checks that the groups stay out of the base.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
 
@@ -73,17 +73,21 @@ export function modalDownloads(dir: string, entry: string): ModalDownloads {
 }
 
 /**
- * Which groups load which words, read from src/widget/modal/screen-chunks.ts, where each group's
- * loader names them: `withWords(ctx, import('./chunks/links'), ctx.words?.signIn())` is the links
- * group taking the sign-in words. By the words' file name (`sign-in`), the groups' (`links`).
+ * Which chunks load which words, read from the modal's sources, where each loader names them:
+ * `withWords(ctx, import('./chunks/links'), ctx.words?.signIn())` in screen-chunks.ts is the links
+ * group taking the sign-in words, `withWords(ctx, import('./code'), ctx.words?.signIn())` in a
+ * screen the code chunk taking them. By the words' file name (`sign-in`), the chunks' (`links`).
  */
 const WORDS_OF = (() => {
-  const source = readFileSync(join(repoRoot, 'src/widget/modal/screen-chunks.ts'), 'utf8');
+  const modal = join(repoRoot, 'src/widget/modal');
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const map = new Map<string, string[]>();
-  for (const [, group, words] of source.matchAll(/import\('\.\/chunks\/([\w-]+)'\), ctx\.words\?\.(\w+)\(\)/g)) {
-    const key = kebab(words!);
-    map.set(key, [...(map.get(key) ?? []), group!]);
+  for (const file of readdirSync(modal, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
+    const source = readFileSync(join(modal, file), 'utf8');
+    for (const [, chunk, words] of source.matchAll(/import\('\.\/(?:chunks\/)?([\w-]+)'\), ctx\.words\?\.(\w+)\(\)/g)) {
+      const key = kebab(words!);
+      if (!map.get(key)?.includes(chunk!)) map.set(key, [...(map.get(key) ?? []), chunk!]);
+    }
   }
   return map;
 })();

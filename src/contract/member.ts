@@ -209,7 +209,8 @@ export interface ContentAccessPlans {
 /** POST /member/v1/sites/{subdomain}/members. `customFields` is keyed by field id. */
 export interface SignUpRequest {
   email: string;
-  password: string;
+  /** Left out: an account without a password; 202 MailSentResponse, and the mailed code signs in. */
+  password?: string;
   firstName?: string;
   lastName?: string;
   customFields?: Record<string, SignupFieldValue>;

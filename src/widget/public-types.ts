@@ -42,7 +42,12 @@ export type MemberInfoResult = { isLoggedIn: true; memberInfo: MemberInfo } | { 
 /** Details for `Service.register`: custom sign-up field values are keyed by field id. */
 export interface RegistrationDetails {
   email: string;
-  password: string;
+  /**
+   * Left out: an account without a password, which logs in with codes mailed to it. The promise
+   * then rejects with `emailNotConfirmed` (the code is on its way), and
+   * `Service.login({ email, code })` signs the new member in.
+   */
+  password?: string;
   firstName?: string;
   lastName?: string;
   customFields?: Record<string, SignupFieldValue>;

@@ -468,10 +468,22 @@ async function registerInDialog(email: string, password: string): Promise<{ page
   await form.getByLabel('First name').fill('Katherine');
   await form.getByLabel('Last name').fill('Johnson');
   await form.getByLabel('E-mail').fill(email);
-  await form.getByLabel('Password').fill(password);
+  if (password) await form.getByLabel('Password').fill(password);
   await form.getByRole('button', { name: 'Create account', exact: true }).click();
   return { page, dialog: await shown(page, 'Check your inbox') };
 }
+
+browserTest('a sign-up with the password left empty: "Check your inbox", the welcome mail’s code signs in; the account has no password to log in with', async () => {
+  const email = uniqueEmail('passwordless');
+  const { page, dialog } = await registerInDialog(email, '');
+  expect(await dialog.textContent()).toContain(`Confirm your e-mail: we sent a 6-digit code to ${email}.`);
+  expect(await loggedInEmail(page)).toBeNull();
+  const welcome = await nextMail(email, /^Welcome to/);
+  await submitCode(dialog, codeIn(welcome), 'Log in');
+  await expectSignedIn(page, email);
+  await page.waitForEvent('Service.member.registration');
+  expect(await tryPassword(email, 'any password at all')).toBe('invalidCredentials');
+});
 
 browserTest('a site that wants addresses confirmed first: sign-up → "Check your inbox" → the code from the welcome mail signs in; the same address again shows the same screen and mails the owner instead', async () => {
   await suite.service.withStore((store, site) => store.updateSite(site.id, { mail: { requireConfirmedEmail: true } }));

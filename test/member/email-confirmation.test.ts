@@ -22,7 +22,49 @@ async function memberCount(ctx: MemberCtx): Promise<number> {
 forEachStore((fresh) => {
   describeDefaultSite(fresh);
   describeConfirmFirst(fresh);
+  describePasswordless(fresh);
 });
+
+/** A sign-up with no `password` key: an account the mailed code opens (issue 29's one-step form). */
+function describePasswordless(fresh: () => Promise<MemberCtx>): void {
+  const withoutPassword = (ctx: MemberCtx, overrides: Record<string, unknown> = {}) => {
+    const { password: _password, ...body } = validSignUp(ctx.demo, overrides);
+    return body;
+  };
+
+  test('without a password: 202 {email, mailSent}, no session; the mailed code signs in and confirms; there is no password to log in with', async () => {
+    const ctx = await fresh();
+    const before = await memberCount(ctx);
+    await expectMailSent(await ctx.signUp(withoutPassword(ctx)), NEW);
+    expect(await memberCount(ctx)).toBe(before + 1);
+    const member = (await storedMember(ctx, NEW))!;
+    expect(member).toMatchObject({ firstName: 'New', lastName: 'Member' });
+    expect((await ctx.store.findMemberLogin(ctx.demo.site.id, NEW))?.passwordHash).toBeUndefined();
+    const session = await jsonOf<SessionResponse>(await ctx.signIn({ email: NEW, code: codeOf(await lastMailTo(ctx, NEW, 'welcome')) }), 201);
+    expect(session.memberInfo.email).toBe(NEW);
+    // The registration ends here (the page hears Service.member.registration).
+    expect(session.registered).toBe(true);
+    expect((await storedMember(ctx, NEW))?.emailConfirmedAt).toBe(ctx.now());
+    await expectError(await ctx.signIn({ email: NEW, password: 'a good password' }), 401, 'invalidCredentials');
+  });
+
+  test('without a password on a taken address: answered alike (202), no second account; its owner is mailed a way in', async () => {
+    const ctx = await fresh();
+    const before = await memberCount(ctx);
+    await expectMailSent(await ctx.signUp(withoutPassword(ctx, { email: ADA.email })), ADA.email);
+    expect(await memberCount(ctx)).toBe(before);
+    const mail = await lastMailTo(ctx, ADA.email, 'accountExists');
+    // The code in it signs the owner in; their password is untouched.
+    await jsonOf(await ctx.signIn({ email: ADA.email, code: codeOf(mail) }), 201);
+    await jsonOf(await ctx.signIn(ADA), 201);
+  });
+
+  test('an empty or short password is still refused (400 on password): only a sign-up without the key at all has none', async () => {
+    const ctx = await fresh();
+    for (const password of ['', 'short', null]) await expectError(await ctx.signUp(validSignUp(ctx.demo, { password })), 400, 'invalidField', 'password');
+    expect(await storedMember(ctx, NEW)).toBeUndefined();
+  });
+}
 
 function describeDefaultSite(fresh: () => Promise<MemberCtx>): void {
   test('default site: sign-up is 201 with a session AND a welcome mail with a code and a sign-in link; the address is not confirmed yet', async () => {

@@ -46,7 +46,8 @@ const GROUPS = [
   // Changing plans: a chunk the plan's screen imports, with its words (screens/plan-signup.ts).
   { group: 'change-plan', screens: ['screens/change-plan.ts'], en: enChangePlan, de: deChangePlan, atLeast: 1 },
   // Logging in's words are the mailed links' too (screen-chunks.ts loads them with both groups).
-  { group: 'sign-in', screens: [...screensOf('sign-in'), ...screensOf('links')], en: enSignIn, de: deSignIn, atLeast: 3 },
+  // The code's screen too: every module that imports it loads logging in's words with it (register.ts, account-forms.ts).
+  { group: 'sign-in', screens: [...screensOf('sign-in'), ...screensOf('links'), 'screens/code.ts'], en: enSignIn, de: deSignIn, atLeast: 3 },
 ];
 
 test.each(GROUPS)('the $group group is its screens, and they read every word of its own', ({ group, screens, en, atLeast }) => {
@@ -80,6 +81,17 @@ for (const { group, screens, en } of GROUPS) {
     expect([...wordsRead(file)].filter((word) => own.has(word))).toEqual([]);
   });
 }
+
+test('every module that imports the code’s screen loads logging in’s words with it, or is a screen that has them', () => {
+  const signIn = GROUPS.find((g) => g.group === 'sign-in')!.screens;
+  const importers = sources.filter((file) => file !== 'screens/code.ts' && /(import\(|from )'\.\/code'/.test(readFileSync(join(modal, file), 'utf8')));
+  expect(importers.length).toBeGreaterThanOrEqual(3);
+  for (const file of importers) {
+    const code = readFileSync(join(modal, file), 'utf8');
+    const bare = [...code.matchAll(/import\('\.\/code'\)(, ctx\.words\?\.signIn\(\))?/g)].filter((m) => !m[1]);
+    if (!signIn.includes(file)) expect(bare.length + (/from '\.\/code'/.test(code) ? 1 : 0), file).toBe(0);
+  }
+});
 
 test('each language splits its words the same way, and none is in two parts', () => {
   expect(Object.keys(deBase).sort()).toEqual(Object.keys(enBase).sort());

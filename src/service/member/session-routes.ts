@@ -63,14 +63,17 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
   ) => {
     const now = clock();
     const session = newSession(now);
+    // The sign-up's own mail, first followed where the sign-up signed nobody in (a site that wants
+    // addresses confirmed first, or an account made without a password): the registration ends
+    // here. Read before the redemption, which may clear a password someone else chose.
+    const registered = token.signUp === true && record.emailConfirmedAt === undefined
+      && (site.mail?.requireConfirmedEmail === true || !(await store.findMemberLogin(site.id, record.email))?.passwordHash);
     const outcome = await store.redeemMemberToken(token.id, now, {
       ...firstConfirmation(record, sameHolder, now),
       session: session.fields,
       events: [{ eventType: 'login', details: {}, createdAt: now }],
     });
     if (!outcome.redeemed) throw refused(outcome.reason);
-    // The sign-up's own mail, first followed on a site that signed nobody in at sign-up: the registration ends here.
-    const registered = token.signUp === true && record.emailConfirmedAt === undefined && site.mail?.requireConfirmedEmail === true;
     return sessionAnswer(site, outcome.member, session.token, outcome.session!, registered);
   };
   const signInByToken = async (site: SiteRecord, value: unknown, request: Request) => {

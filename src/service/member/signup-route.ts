@@ -29,10 +29,12 @@ export function signupRoute(app: MemberApp, ctx: MemberContext): void {
     const address = addressOf(c);
     await signupLimits.count(site.id, input.email, address, clock());
     await clientLimits.mail(site.id, address, clock());
-    const confirmFirst = site.mail?.requireConfirmedEmail === true;
+    // Without a password, the mailed code is the way in: signed in once it is shown, as on a site
+    // that asks every address to be confirmed first (and a taken address is answered alike).
+    const confirmFirst = site.mail?.requireConfirmedEmail === true || input.password === undefined;
     const { password, ...profile } = input;
     // Hashed whether or not the address is taken, so the answer takes as long either way.
-    const passwordHash = await passwords.hash(password);
+    const passwordHash = password === undefined ? undefined : await passwords.hash(password);
     const taken = await store.findMemberLogin(site.id, input.email);
     if (taken && !confirmFirst) throw emailTaken();
     const now = clock();
@@ -48,7 +50,7 @@ export function signupRoute(app: MemberApp, ctx: MemberContext): void {
     let signedUp: Awaited<ReturnType<Store['signUpMember']>>;
     try {
       signedUp = await store.signUpMember({
-        member: { siteId: site.id, ...profile, passwordHash, status: 'approved', createdAt: now },
+        member: { siteId: site.id, ...profile, ...(passwordHash && { passwordHash }), status: 'approved', createdAt: now },
         events: [{ eventType: 'signup', details: {}, createdAt: now }],
         // Bound to this sign-up: following it confirms the account as it is made (mail-flows.ts).
         token: { ...tokenFields, signUp: true },

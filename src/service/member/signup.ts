@@ -11,7 +11,8 @@ import { MemberError } from './errors';
 
 export interface ValidSignUp {
   email: string;
-  password: string;
+  /** Absent: an account without a password, which signs in with mailed codes (signup-route.ts). */
+  password?: string;
   firstName?: string;
   lastName?: string;
   signupValues: SignupValueRecord[];
@@ -69,12 +70,13 @@ function readName(body: Record<string, unknown>, key: 'firstName' | 'lastName', 
 export function validateSignUp(body: Record<string, unknown>, fields: readonly SignupFieldRecord[]): ValidSignUp {
   const problems: Problems = [];
   const email = readEmail(body.email, problems);
-  const password = readPassword(body.password, problems, true);
+  // No `password` key at all asks for an account without one; a password given is checked.
+  const password = body.password === undefined ? undefined : readPassword(body.password, problems, true);
   const firstName = readName(body, 'firstName', problems);
   const lastName = readName(body, 'lastName', problems);
   const signupValues = readCustomFields(body.customFields, fields, problems);
   if (problems.length > 0) throw MemberError.fields(problems);
-  return { email, password, ...(firstName && { firstName }), ...(lastName && { lastName }), signupValues };
+  return { email, ...(password !== undefined && { password }), ...(firstName && { firstName }), ...(lastName && { lastName }), signupValues };
 }
 
 function readCustomFields(raw: unknown, fields: readonly SignupFieldRecord[], problems: Problems): SignupValueRecord[] {

@@ -105,6 +105,8 @@ export interface Messages {
   /** A password field's toggle (a pressed button shows what was typed), and a new password's rule, shown under it. */
   showPassword: string;
   passwordRule: string;
+  /** A sign-up's password rule: it may be left empty (an account that logs in with mailed codes). */
+  passwordOrCode: string;
   /** The plan the owner recommends (the plans screen's badge). */
   recommended: string;
   /** The switch between monthly and yearly prices: its name, and its two choices. */
@@ -188,7 +190,7 @@ export type ContentWords = Pick<Messages, ContentWord>;
 /** The words only logging in's screens and the mailed links' use: downloaded with them (locales/*-sign-in-words.ts). */
 /** The account forms' titles, which the mailed links' screens (a reset, an e-mail change) read too: with both groups' words. */
 export type AccountFormWord = 'changeEmail' | 'changePassword' | 'newPassword';
-export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved' | 'forgotPassword' | AccountFormWord;
+export type SignInWord = 'emailCode' | 'emailLink' | 'resetSent' | 'noAccount' | 'emailNow' | 'passwordSaved' | 'forgotPassword' | 'codeSent' | 'newCode' | 'sent' | AccountFormWord;
 export type SignInWords = Pick<Messages, SignInWord | 'errors'>;
 /** The words only the plans screen uses: downloaded with it (locales/*-plans-words.ts). */
 export type PlansWord = 'noPlans' | 'yourPlan' | 'recommended' | 'billing' | 'monthly' | 'yearly';

@@ -17,7 +17,7 @@ export function uniqueEmail(label = 'member'): string {
 
 /** POST /member/v1/sites/shop/members with the `Origin` of a page of the site. */
 export async function createMember(serviceUrl: string, origin: string, details: Partial<SignUpRequest> = {}): Promise<TestMember> {
-  const body: SignUpRequest = { email: uniqueEmail(), password: 'correct horse battery', firstName: 'Ada', lastName: 'Shopper', ...details };
+  const body = { email: uniqueEmail(), password: 'correct horse battery', firstName: 'Ada', lastName: 'Shopper', ...details } satisfies SignUpRequest;
   const response = await fetch(`${serviceUrl}/member/v1/sites/${SUBDOMAIN}/members`, {
     method: 'POST',
     headers: { origin, 'content-type': 'application/json' },

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest';
 import type { MemberInfo } from '../../../src/contract/member';
 import { ADA, GRACE, recordEvents } from '../support';
 import { CARD_OK, fillCard } from './plan-support';
-import { confirmEmailChange, expectAllLabelled, fieldError, fill, modal, svcopen, waitForScreen } from './support';
+import { confirmMailedCode, expectAllLabelled, fieldError, fill, modal, svcopen, waitForScreen } from './support';
 
 test('account edit is prefilled; saving changes names and custom fields, sends member.info and shows the account', async () => {
   const h = await svcopen('/member/account/edit', ADA);
@@ -53,7 +53,7 @@ test('e-mail change: a wrong password is shown in words; the right one moves the
   fill(m.control('password'), GRACE.password);
   m.form().requestSubmit();
   // The new address takes effect once confirmed with the code mailed to it (issue 15).
-  await confirmEmailChange(h, 'grace@navy.example');
+  await confirmMailedCode(h, 'grace@navy.example');
   await waitForScreen('Your account');
   const me = h.service.getMemberInfo();
   expect(me.isLoggedIn && me.memberInfo.email).toBe('grace@navy.example');

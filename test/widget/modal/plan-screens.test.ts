@@ -12,7 +12,7 @@ import type { ConversionDetail, MemberInfo } from '../../../src/contract/member'
 import { de } from '../../../src/widget/modal/locales/de';
 import { ADA, GRACE, recordEvents, settle, type Harness } from '../support';
 import { CARD_DECLINED, CARD_OK, catchNavigation, dialogText, enDate, fillCard, onOtherSite } from './plan-support';
-import { adaMonthlyFailed, choose, expectAllLabelled, fieldError, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
+import { adaMonthlyFailed, choose, confirmMailedCode, expectAllLabelled, fieldError, fill, hosts, modal, silenceWarnings, startAt, svcopen, waitForScreen } from './support';
 
 const OTTO = { email: 'otto@other.example', password: 'otto-password' };
 
@@ -195,6 +195,30 @@ test('logged out, plans/all → Choose: Monthly: the account and the card on the
   expect(info.isLoggedIn && info.memberInfo.email).toBe(email);
   expect(lastInfoPlans(events)).toEqual(['monthly']);
   expect([h.requests('POST', '/members'), h.requests('POST', '/test-payment-methods'), h.requests('POST', '/memberships')]).toEqual([1, 1, 1]);
+});
+
+test('logged out, the password left empty: the code mailed to the address logs the new member in, then the plan’s screen takes the card', async () => {
+  const h = await svcopen('/member/plans/monthly');
+  const events = recordEvents();
+  catchNavigation();
+  const m = await waitForScreen('Monthly');
+  const email = newEmail();
+  fillAccount(h, email);
+  fill(m.control('password'), '');
+  fillCard(CARD_OK);
+  m.form().requestSubmit();
+  await confirmMailedCode(h, email);
+  // Logged in by the code, on the plan's screen again: now a member's, with the card to pay.
+  const plan = await waitForScreen('Monthly');
+  await waitFor(() => expect(h.service.getMemberInfo()).toMatchObject({ isLoggedIn: true, memberInfo: { email } }));
+  expect(plan.root.querySelector('[name=password]')).toBeNull();
+  fillCard(CARD_OK);
+  plan.form().requestSubmit();
+  await joined('Monthly');
+  expect(lastInfoPlans(events)).toEqual(['monthly']);
+  // One account, made without a password.
+  expect(h.requests('POST', '/members')).toBe(1);
+  expect((await h.mock.store.findMemberLogin(h.mock.sites[0]!.site.id, email))?.passwordHash).toBeUndefined();
 });
 
 test('logged out, the free plan: the account alone, one button, "Join free" (no "Create account", then "Sign up")', async () => {

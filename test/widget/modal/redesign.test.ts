@@ -16,7 +16,7 @@ import type { NewPlan } from '../../../src/service/store/records';
 import { cardBrand, groupCardNumber } from '../../../src/widget/modal/screens/card-fields';
 import { ADA, GRACE, settle, type Harness } from '../support';
 import { catchNavigation, dialogText, enDate, fillCard, CARD_OK, onOtherSite } from './plan-support';
-import { adaMonthlyFailed, choose, confirmEmailChange, fieldError, fill, hosts, modal, siteSettings, startAt, svcopen, waitForScreen } from './support';
+import { adaMonthlyFailed, choose, confirmMailedCode, fieldError, fill, hosts, modal, siteSettings, startAt, svcopen, waitForScreen } from './support';
 
 const OTTO = { email: 'otto@other.example', password: 'otto-password' };
 const at = (path: string) => `/?svcopen=${encodeURIComponent(path)}`;
@@ -340,7 +340,7 @@ test('e-mail changed: "Saved." once on the account screen; another screen and ba
   fill(m.control('email'), 'grace@navy.example');
   fill(m.control('password'), GRACE.password);
   m.form().requestSubmit();
-  await confirmEmailChange(h, 'grace@navy.example'); // issue 15: confirmed with the mailed code
+  await confirmMailedCode(h, 'grace@navy.example'); // issue 15: confirmed with the mailed code
   const a = await waitForScreen('Your account');
   expect(notices(a)).toEqual(['Saved.']);
   expect(a.dialog.textContent).toContain('grace@navy.example');

@@ -506,15 +506,19 @@ test.each([
 // ---------------------------------------------------------------------------------------------
 // Password fields
 
+/** The rule a new password's field says; a sign-up's may be left empty (an account that logs in with mailed codes). */
+const RULES = { current: undefined, new: 'At least 8 characters.', optional: 'At least 8 characters, or none: we e-mail you a code to log in.' };
+
 test.each([
-  ['/member/sign_in', 'Log in', undefined, [['password', false]]],
-  ['/member/sign_up', 'Create an account', undefined, [['password', true]]],
-  ['/member/account/password_change', 'Change password', ADA, [['password', false], ['newPassword', true]]],
-  ['/member/account/email_change', 'Change e-mail', ADA, [['password', false]]],
+  ['/member/sign_in', 'Log in', undefined, [['password', 'current']]],
+  ['/member/sign_up', 'Create an account', undefined, [['password', 'optional']]],
+  ['/member/account/password_change', 'Change password', ADA, [['password', 'current'], ['newPassword', 'new']]],
+  ['/member/account/email_change', 'Change e-mail', ADA, [['password', 'current']]],
 ] as const)('%s: every password field has a "Show password" toggle, and a new password says its rule before it is broken', async (path, title, member, fields) => {
   await svcopen(path, member);
   const m = await waitForScreen(title);
-  for (const [name, fresh] of fields) {
+  for (const [name, kind] of fields) {
+    const rule = RULES[kind];
     const control = m.control(name);
     const field = control.closest('.field')!;
     const toggle = [...field.querySelectorAll('button')].find((b) => b.textContent === 'Show password')!;
@@ -527,7 +531,8 @@ test.each([
     expect([control.type, toggle.getAttribute('aria-pressed')]).toEqual(['password', 'false']);
     // The rule is there from the start, and read with the field; the error slot stays its own.
     const described = control.getAttribute('aria-describedby')!.split(' ').map((id) => m.root.getElementById(id)!.textContent);
-    expect(described).toEqual(fresh ? ['', 'At least 8 characters.'] : ['']);
-    expect(control.getAttribute('minlength')).toBe(fresh ? '8' : null);
+    expect(described).toEqual(rule ? ['', rule] : ['']);
+    expect(control.getAttribute('minlength')).toBe(rule ? '8' : null);
+    expect(control.required).toBe(kind !== 'optional');
   }
 });

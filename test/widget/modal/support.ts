@@ -156,10 +156,10 @@ export function expectAllLabelled(root: ShadowRoot): void {
 }
 
 /**
- * An e-mail change waits for the code mailed to the new address (issue 15): on the code screen,
+ * On the code screen ("Check your inbox": an e-mail change's, a sign-up's without a password),
  * types the newest code mailed to `email` and confirms it.
  */
-export async function confirmEmailChange(h: Harness, email: string): Promise<void> {
+export async function confirmMailedCode(h: Harness, email: string): Promise<void> {
   const m = await waitForScreen('Check your inbox');
   let code: string | undefined;
   await waitFor(async () => {

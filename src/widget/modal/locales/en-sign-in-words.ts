@@ -12,12 +12,18 @@ export const enSignIn: SignInWords = {
   passwordSaved: 'Your new password is saved.',
   emailNow: (email) => `Your e-mail address is now ${email}.`,
   forgotPassword: 'Forgot password?',
+  // The code screen's, whose every importer downloads these words (code.ts).
+  codeSent: (email) => `We sent a 6-digit code to ${email}.`,
+  newCode: 'Send a new code',
+  sent: 'Sent.',
   // The account forms' titles, which the mailed links' screens show too.
   changeEmail: 'Change e-mail',
   changePassword: 'Change password',
   newPassword: 'New password',
   // The errors only logging in and the mailed links meet.
   errors: {
+    invalidCode: 'This code does not work. Check it, or ask for a new one.',
+    codeExpired: 'This code is no longer valid. Ask for a new one.',
     tokenInvalid: 'This link is incomplete. Ask for a new one.',
     tokenUsed: 'This link was used already. Ask for a new one.',
     tokenExpired: 'This link has expired. Ask for a new one.',

@@ -1,5 +1,6 @@
 import type { MailSentResponse, MemberInfo, SignupFieldValue } from '../../../contract/member';
 import { forMember, render, type Screen, type ScreenContext } from '../screen';
+import { withWords } from '../screen-chunks';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, passwordField, valueOf } from './form';
@@ -64,7 +65,8 @@ export const emailChangeScreen: Screen = forMember((ctx, member) => {
 const emailCodeScreen = (email: string): Screen =>
   forMember(async (ctx) => {
     const { doc, t } = ctx;
-    const { codeField, codeOf } = await import('./code');
+    // The code's field and its error messages (logging in's words).
+    const { codeField, codeOf } = await withWords(ctx, import('./code'), ctx.words?.signIn());
     const form = actionForm(ctx, t.save, [codeField(ctx)], async (f) => {
       await ctx.host.call('POST', '/me/email/confirm', { code: codeOf(f) });
       await done(ctx);

@@ -41,18 +41,19 @@ export const valueOf = (form: HTMLFormElement, name: string): string =>
  * A password field with a "Show password" toggle beside its label (a pressed button: the field
  * shows what was typed), so a member on a phone can check it. A new password (`fresh`) says its
  * rule, 8 characters or more, under the field before it is broken, and the field is described by
- * it; the browser's own `minlength` check stays.
+ * it; the browser's own `minlength` check stays. An `optional` one (a sign-up's) may be left
+ * empty, and its rule says what happens then.
  */
-export function passwordField(ctx: ScreenContext, label: string, name: string, fresh?: boolean): HTMLElement {
+export function passwordField(ctx: ScreenContext, label: string, name: string, fresh?: boolean, optional?: boolean): HTMLElement {
   const { doc, t } = ctx;
-  const control = input(doc, name, 'password', { autocomplete: fresh ? 'new-password' : 'current-password', required: '', ...(fresh && { minlength: '8' }) });
+  const control = input(doc, name, 'password', { autocomplete: fresh ? 'new-password' : 'current-password', ...(!optional && { required: '' }), ...(fresh && { minlength: '8' }) });
   const field = labelled(doc, label, control);
   field.classList.add('pw');
   const toggle = el(doc, 'button', { type: 'button', class: 'link', 'aria-pressed': 'false' }, t.showPassword);
   toggle.addEventListener('click', () => toggle.setAttribute('aria-pressed', String((control.type = control.type === 'text' ? 'password' : 'text') === 'text')));
   control.after(toggle);
   if (fresh) {
-    const rule = el(doc, 'span', { class: 'muted', id: `${control.id}-rule` }, t.passwordRule);
+    const rule = el(doc, 'span', { class: 'muted', id: `${control.id}-rule` }, optional ? t.passwordOrCode : t.passwordRule);
     toggle.after(rule);
     control.setAttribute('aria-describedby', `${control.getAttribute('aria-describedby')} ${rule.id}`);
   }

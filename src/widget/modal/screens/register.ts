@@ -2,6 +2,7 @@ import type { PlanOffer, SignupFieldValue } from '../../../contract/member';
 import type { ServiceError } from '../../public-types';
 import { price } from '../format';
 import { proceed, render, type Screen, type ScreenContext } from '../screen';
+import { withWords } from '../screen-chunks';
 import { el, input, labelled } from '../ui';
 import { customField, readCustom } from './custom-fields';
 import { actionForm, passwordField, valueOf } from './form';
@@ -23,14 +24,18 @@ export function registerScreen(next?: Screen, plan?: string): Screen {
   };
 }
 
-/** The account's fields: names, e-mail, a new password, and the site's own sign-up questions. */
+/**
+ * The account's fields: names, e-mail, a new password, and the site's own sign-up questions. The
+ * password may be left empty: the account then logs in with codes mailed to it (the sign-up's
+ * own code first, before anything else: POST /members without a password).
+ */
 export function accountFields(ctx: ScreenContext): HTMLElement[] {
   const { doc, t, config } = ctx;
   return [
     labelled(doc, t.firstName, input(doc, 'firstName', 'text', { autocomplete: 'given-name' })),
     labelled(doc, t.lastName, input(doc, 'lastName', 'text', { autocomplete: 'family-name' })),
     labelled(doc, t.email, input(doc, 'email', 'email', { autocomplete: 'email', required: '' })),
-    passwordField(ctx, t.password, 'password', true),
+    passwordField(ctx, t.password, 'password', true, true),
     ...config.signupFields.map((field) => customField(ctx, field)),
   ];
 }
@@ -47,11 +52,11 @@ export async function registerFrom(ctx: ScreenContext, f: HTMLFormElement, next?
     if (value !== undefined) customFields[field.id] = value;
   }
   const email = valueOf(f, 'email');
-  const password = valueOf(f, 'password');
+  const password = valueOf(f, 'password') || undefined;
   // The password goes with the code, so the service knows the one who chose it is confirming.
   return ctx.host.register({ email, password, firstName: valueOf(f, 'firstName'), lastName: valueOf(f, 'lastName'), customFields }).then(
     () => true,
-    // The code screen is logging in's (a chunk joining does not download until it is needed).
-    (error: ServiceError) => import('./code').then((m) => (m.confirmFirst(ctx, email, next, password)(error), false)),
+    // The code screen is logging in's, with its words (chunks joining does not download until needed).
+    (error: ServiceError) => withWords(ctx, import('./code'), ctx.words?.signIn()).then((m) => (m.confirmFirst(ctx, email, next, password)(error), false)),
   );
 }
