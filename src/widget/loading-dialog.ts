@@ -1,4 +1,5 @@
 import type { SiteTheme } from '../contract/member';
+import { constructedStyle } from './constructed-style';
 
 /** The page's language as a locale (`de` for `<html lang="de-AT">`); '' when the page names none. */
 export const pageLocale = (doc: Document): string => doc.documentElement.lang.slice(0, 2).toLowerCase();
@@ -35,8 +36,9 @@ export function showLoading(doc: Document): Loading {
   const host = doc.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
   const words = pageLocale(doc) === 'de' ? 'Wird geladen …' : 'Loading…';
-  // Markup of our own, no data in it: the words alone.
-  root.innerHTML = `<style>${STYLE}</style><dialog aria-busy=true aria-label="${words}"><i></i>${words}</dialog>`;
+  // Markup of our own, no data in it: the words alone. Its style is a constructed sheet, which a page's CSP allows.
+  constructedStyle(root)._set(STYLE);
+  root.innerHTML = `<dialog aria-busy=true aria-label="${words}"><i></i>${words}</dialog>`;
   const dialog = root.lastChild as HTMLDialogElement;
   (doc.body ?? doc.documentElement).append(host);
   dialog.showModal?.();

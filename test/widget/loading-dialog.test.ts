@@ -5,6 +5,7 @@
  * theme once GET /config answers; a theme value of another shape is dropped, never written into
  * its style.
  */
+import { adoptedCss } from './adopted-css';
 import { afterEach, expect, test } from 'vitest';
 import { showLoading } from '../../src/widget/loading-dialog';
 
@@ -20,7 +21,8 @@ test('a busy dialog named "Loading…" with its spinner, a backdrop and no borde
   expect(dialog.getAttribute('aria-label')).toBe('Loading…');
   expect(dialog.getAttribute('aria-busy')).toBe('true');
   expect(dialog.querySelector('i')).not.toBeNull();
-  const style = dialog.parentNode!.querySelector('style')!.textContent!;
+  expect((dialog.parentNode as ShadowRoot).querySelectorAll('style')).toHaveLength(0);
+  const style = adoptedCss(dialog.parentNode as ShadowRoot);
   expect(style).toContain('::backdrop{background:rgb(0 0 0/.5)}');
   expect(style).toContain('border:0');
   expect(loading._done()).toBe(dialog.open);

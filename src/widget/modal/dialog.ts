@@ -108,7 +108,11 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
     parent.appendChild(element);
     return element;
   };
-  const style = make('style', root);
+  // A constructed sheet: a page's Content-Security-Policy without 'unsafe-inline' refuses a
+  // <style> element, not these (docs/security.md). Every browser with the screens' other needs
+  // has them but Safari before 16.4 (2023), where the dialog works unstyled.
+  const sheet = new CSSStyleSheet();
+  root.adoptedStyleSheets = [sheet];
   const dialog = make('dialog', root);
   dialog.setAttribute('role', 'dialog');
   dialog.setAttribute('aria-modal', 'true');
@@ -173,7 +177,7 @@ export function openDialog(doc: Document, { title, closeLabel, backLabel = '', o
   dialog.showModal();
   const extra = new Set<string>();
   let siteRules = '';
-  const draw = () => void (style.textContent = siteRules + STYLE + [...extra].join(''));
+  const draw = () => sheet.replaceSync(siteRules + STYLE + [...extra].join(''));
   const site = (given: SiteTheme | undefined, close: string, back: string, name?: string) => {
     siteRules = themeRules(given);
     draw();

@@ -20,6 +20,21 @@ export interface PageServer {
 
 const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="11" fill="#0f766e"/><path d="M7 12h10M12 7v10" stroke="#fff" stroke-width="3"/></svg>';
 
+/**
+ * A common strict Content-Security-Policy, as issue 30 names it: scripts from the site and the
+ * service, requests to the service, styles from the site alone (no 'unsafe-inline' anywhere).
+ */
+export const strictPolicy = (widgetSrc: string): string => {
+  const service = new URL(widgetSrc).origin;
+  return `default-src 'self'; script-src 'self' ${service}; connect-src ${service}; style-src 'self'`;
+};
+
+const installScript = (widgetSrc: string) => `window.Service = { subdomain: 'shop', cookieDomain: 'shop.example' };
+var script = document.createElement('script');
+script.src = ${JSON.stringify(widgetSrc)};
+document.head.append(script);
+`;
+
 /** `widgetSrc` replaces `{{WIDGET_SRC}}` in every page. */
 export async function startPageServer(widgetSrc: string): Promise<PageServer> {
   const pages = new Map(
@@ -29,6 +44,15 @@ export async function startPageServer(widgetSrc: string): Promise<PageServer> {
   );
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://page.test').pathname;
+    // The install code as a file of the site's own, for the page under a strict policy.
+    if (path === '/install-shop.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(installScript(widgetSrc));
+      return;
+    }
+    if (path === '/site.css') {
+      response.writeHead(200, { 'content-type': 'text/css' }).end('body{font-family:serif}');
+      return;
+    }
     // The test site's logo (a theme's logoUrl, a path on the site).
     if (path === '/logo.svg') {
       response.writeHead(200, { 'content-type': 'image/svg+xml' }).end(LOGO);
@@ -39,7 +63,7 @@ export async function startPageServer(widgetSrc: string): Promise<PageServer> {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(path === '/strict-csp.html' && { 'content-security-policy': strictPolicy(widgetSrc) }) }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

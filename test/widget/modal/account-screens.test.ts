@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "https://www.demo.localhost/"}
 /** The account forms: edit, e-mail change, password change, payment method (open.ts, screens/account-forms.ts). */
+import { adoptedCss } from '../adopted-css';
 import { waitFor } from '@testing-library/dom';
 import { expect, test } from 'vitest';
 import type { MemberInfo } from '../../../src/contract/member';
@@ -121,7 +122,7 @@ test('one GET /config serves the screen and, later, the page’s checkbox labels
 test('the account’s menu and the invoices’ table bring their own rules: a screen that draws neither downloads neither', async () => {
   const h = await svcopen('/member/account/edit', ADA);
   await waitForScreen('Edit your details');
-  const sheet = () => modal().root.querySelector('style')!.textContent!;
+  const sheet = () => adoptedCss(modal().root);
   expect(sheet()).not.toContain('.menu');
   expect(sheet()).not.toContain('table{');
   h.service.open('/member/account');

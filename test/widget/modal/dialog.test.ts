@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 /** The modal's frame: where it lives, what it says it is, how it closes and where focus goes. */
+import { adoptedCss } from '../adopted-css';
 import { afterEach, expect, test, vi } from 'vitest';
 import { MODAL_ATTRIBUTE, openDialog, type Dialog } from '../../../src/widget/modal/dialog';
 
@@ -37,7 +38,10 @@ test('one host with data-svc-modal and an open shadow root holds a modal dialog 
 test('styles stay inside: the page gains no style element and the dialog has its own', () => {
   const { dialog } = open();
   expect(document.querySelectorAll('style')).toHaveLength(0);
-  expect(dialog._root.querySelector('style')!.textContent).toContain('dialog');
+  expect(document.adoptedStyleSheets).toHaveLength(0);
+  // A constructed sheet, which a page's Content-Security-Policy does not refuse; no <style> inside either.
+  expect(dialog._root.querySelectorAll('style')).toHaveLength(0);
+  expect(adoptedCss(dialog._root)).toContain('dialog{');
 });
 
 test('focus moves in: to the first control of the body, or else to the close button', () => {
@@ -131,13 +135,13 @@ test('the icon buttons are named by their text (the glyph is CSS); the back butt
 test('the site’s theme and words arrive after the dialog opened: the style and the icon buttons’ names follow', () => {
   const { dialog } = open();
   dialog._site({ accent: '#0f766e' }, 'Schließen', 'Zurück');
-  expect(dialog._root.querySelector('style')!.textContent).toContain('#0f766e');
+  expect(adoptedCss(dialog._root)).toContain('#0f766e');
   expect([...dialog._root.querySelectorAll('button.icon')].map((b) => b.textContent)).toEqual(['Zurück', 'Schließen']);
 });
 
 test('a group of screens adds its own rules once, and they outlive the site’s theme arriving', () => {
   const { dialog } = open();
-  const sheet = () => dialog._root.querySelector('style')!.textContent!;
+  const sheet = () => adoptedCss(dialog._root);
   expect(sheet()).not.toContain('.menu');
   dialog._addStyle('.menu li{color:red}');
   dialog._addStyle('.menu li{color:red}');
