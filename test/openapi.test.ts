@@ -5,7 +5,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import {
   CONTENT_NODE_TYPES,
   MEMBER_EVENT_TYPES,
@@ -246,6 +246,26 @@ test('parameters: path templates declared, query names as the code reads them', 
   expect(openApiDocument.components.parameters.XItemsAfter!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
 });
 
+test('every branch of an anyOf or oneOf names its type (or is a $ref): generators that read a branch alone see a string, not unknown', () => {
+  let branches = 0;
+  for (const [pointer, node] of walk(openApiDocument)) {
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const list = (node as OpenApiObject)[key];
+      if (!Array.isArray(list)) continue;
+      for (const [i, branch] of (list as OpenApiObject[]).entries()) {
+        branches++;
+        expect(typeof branch.type === 'string' || typeof branch.$ref === 'string' || typeof branch.const !== 'undefined', `${pointer}/${key}/${i}`).toBe(true);
+      }
+    }
+  }
+  expect(branches).toBeGreaterThan(8);
+});
+
+test('the document has a licence, and every tag a description', () => {
+  expect(openApiDocument.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  for (const tag of openApiDocument.tags) expect(tag.description, tag.name).toMatch(/\w{3}/);
+});
+
 test('responses: application/json with a schema, the documented headers', () => {
   for (const [pointer, node] of walk(openApiDocument)) {
     if (!/\/responses\/[^/]+$/.test(pointer) || pointer.startsWith('#/components/schemas')) continue;
@@ -472,6 +492,27 @@ test('405: the Admin API is read-only', async () => {
   }
 });
 
+test('500: a fault of the service itself answers internalError, on every endpoint', async () => {
+  // The reads each route makes after the key's checks, failing as a lost database would.
+  const ROUTE_READS = new Set(['siteMetrics', 'getPlan', 'listPlans', 'countPlans', 'planActiveMemberCounts', 'listMemberSummaries', 'listMemberships', 'listMemberEvents', 'listContentViews']);
+  const failing = new Proxy(store, {
+    get: (target, name, receiver) => (ROUTE_READS.has(String(name)) ? () => Promise.reject(new Error('the database is gone')) : Reflect.get(target, name, receiver)),
+  });
+  const broken = await createServiceApp({ store: failing, clock });
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    for (const { path } of OPERATIONS) {
+      const res = await adminRequest(broken, path, { key: allScopes });
+      expect(res.status, path).toBe(500);
+      expect(res.body.errors[0].code).toBe('internalError');
+    }
+    // Each logged, for the operator.
+    expect(logged.mock.calls.filter(([line]) => String(line).includes('the database is gone'))).toHaveLength(OPERATIONS.length);
+  } finally {
+    logged.mockRestore();
+  }
+});
+
 test('429: over the rate limit, on every endpoint, with Retry-After', async () => {
   const limited = await createServiceApp({ store, clock, adminRateLimit: { limit: 1, windowMs: 60_000 } });
   expect((await adminRequest(limited, `${A}/sites`, { key: allScopes })).status).toBe(200);
@@ -569,7 +610,8 @@ test('the validator rejects wrong media types, headers and statuses', async () =
   );
   expect(check('GET', `${A}/sites`, 400, json, error)).toThrow(/GET \/sites \(listSites\) answered 400, which is not documented/);
   expect(check('GET', `${A}/plans/1`, 400, json, error)).toThrow(/not documented/);
-  expect(check('GET', `${A}/members`, 500, json, error)).toThrow(/not documented/);
+  expect(check('GET', `${A}/members`, 502, json, error)).toThrow(/not documented/);
+  expect(check('GET', `${A}/members`, 500, json, error)).toThrow(/allowed values.*internalError/s);
   expect(check('GET', `${A}/nope`, 200, json, [])).toThrow(/no operation in the document/);
   expect(check('DELETE', `${A}/sites`, 405, json, { errors: [{ path: 'base', code: 'methodNotAllowed', message: 'no' }] })).toThrow(
     /required header Allow is missing/,

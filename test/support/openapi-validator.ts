@@ -31,7 +31,8 @@ export const UNKNOWN_PATH = '* (unknown path)';
 export const OTHER_METHOD = '* (other method on a known path)';
 const FALLBACKS: Record<string, Record<string, string>> = {
   [UNKNOWN_PATH]: { '401': 'Unauthorized', '403': 'Forbidden', '404': 'NotFound', '429': 'TooManyRequests' },
-  [OTHER_METHOD]: { '401': 'Unauthorized', '403': 'Forbidden', '405': 'MethodNotAllowed', '429': 'TooManyRequests' },
+  // Its 405 is the path's GET operation's (expectationFor).
+  [OTHER_METHOD]: { '401': 'Unauthorized', '403': 'Forbidden', '429': 'TooManyRequests' },
 };
 
 // ------------------------------------------------------------------------------------- schemas
@@ -140,6 +141,11 @@ function expectationFor(method: string, path: string, status: number): Expectati
     return { operation, where, response: resolve(documented) };
   }
 
+  // Another method on a listed path: its 405 is documented on the path's GET operation.
+  const get = item?.get?.responses as Record<string, OpenApiObject> | undefined;
+  if (template !== undefined && status === 405 && get?.['405']) {
+    return { operation: `GET ${template}`, where: String(get['405'].$ref), response: resolve(get['405']) };
+  }
   const fallback = template === undefined ? UNKNOWN_PATH : OTHER_METHOD;
   const operation = fallback;
   const name = FALLBACKS[fallback]![String(status)];

@@ -17,7 +17,7 @@ export { ERROR_CODES } from './openapi/schemas';
 /** Loosely typed: enough structure to walk, no claim to model all of OpenAPI. */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
   servers: { url: string; description?: string }[];
   security: Record<string, string[]>[];
   tags: { name: string; description?: string }[];
@@ -45,17 +45,17 @@ const description = `Read-only access to one site's data: the site, its plans, m
 
 export const openApiDocument: OpenApiDocument = {
   openapi: '3.1.0',
-  info: { title: 'svc Admin API', version: '1.0.0', description },
+  info: { title: 'svc Admin API', version: '1.0.0', description, license: { name: 'MIT', identifier: 'MIT' } },
   servers: [{ url: '/admin/v1', description: 'Relative to the service origin.' }],
   security: [{ adminKey: [] }],
   tags: [
-    { name: 'Sites' },
-    { name: 'Plans' },
-    { name: 'Members' },
-    { name: 'Memberships' },
-    { name: 'Member events' },
-    { name: 'Content library' },
-    { name: 'Meta' },
+    { name: 'Sites', description: 'The site the key belongs to: its name, domain and settings.' },
+    { name: 'Plans', description: 'What the site sells or gives: free, one-time, instalment and subscription plans, with their prices.' },
+    { name: 'Members', description: 'The people who have an account on the site.' },
+    { name: 'Memberships', description: 'Which member holds which plan, since when, and until when or what is charged next.' },
+    { name: 'Member events', description: 'What happened to members, oldest first: sign-ups, logins, conversions, payments, plan changes.' },
+    { name: 'Content library', description: "Members' views of the site's protected content." },
+    { name: 'Meta', description: 'This description of the API.' },
   ],
   paths,
   components: {

@@ -53,7 +53,8 @@ export const enumParameter = (name: string, values: readonly string[], descripti
 /** RFC 3339 date-time with a zone, or a plain date meaning its UTC midnight (parseDateTime). */
 const dateTimeSchema: Schema = {
   type: 'string',
-  anyOf: [{ format: 'date-time' }, { format: 'date' }],
+  // A type in each branch too: generators that read one branch at a time (openapi-typescript) see a string.
+  anyOf: [{ type: 'string', format: 'date-time' }, { type: 'string', format: 'date' }],
   examples: ['2026-01-31T00:00:00Z', '2026-01-31'],
 };
 
@@ -159,4 +160,5 @@ export const responses: Record<string, OpenApiObject> = {
   TooManyRequests: errorResponse("Over the key's rate limit; wait `Retry-After` seconds.", ['rateLimited'], {
     'Retry-After': 'RetryAfter',
   }),
+  InternalError: errorResponse('The service failed to answer (a fault of its own, logged); trying again later may succeed.', ['internalError']),
 };

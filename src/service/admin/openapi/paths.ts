@@ -56,7 +56,10 @@ function operation(spec: OperationSpec): OpenApiObject {
       '401': componentRef('responses', 'Unauthorized'),
       '403': componentRef('responses', 'Forbidden'),
       ...((spec.scope || spec.notFound) && { '404': componentRef('responses', 'NotFound') }),
+      // Another method on this path, once the key has passed the checks above.
+      '405': componentRef('responses', 'MethodNotAllowed'),
       '429': componentRef('responses', 'TooManyRequests'),
+      '500': componentRef('responses', 'InternalError'),
     },
   };
 }
