@@ -204,7 +204,7 @@ test('operations: unique ids, GET only, the statuses each can answer', () => {
     const secured = !(Array.isArray(op.security) && op.security.length === 0);
     if (!secured) {
       expect(template).toBe('/openapi.json');
-      expect(statuses, where).toEqual(['200']);
+      expect(statuses, where).toEqual(['200', '405']);
       continue;
     }
     // Every key-checked request can be refused before the route runs.
@@ -489,6 +489,8 @@ test('405: the Admin API is read-only', async () => {
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get('allow')).toBe('GET, HEAD');
     }
+    // This description too, with a key.
+    expect((await adminRequest(app, `${A}/openapi.json`, { method, key: allScopes })).status).toBe(405);
   }
 });
 

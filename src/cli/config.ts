@@ -39,6 +39,12 @@ export interface ServeConfig {
   /** Reverse proxies in front whose X-Forwarded-For is believed (SVC_TRUST_PROXY, default 0). */
   trustedProxies: number;
   scrypt: ScryptCost;
+  /**
+   * After SIGTERM or SIGINT, how long GET /readyz answers 503 while everything else is still
+   * served, before the server stops taking connections (SVC_STOP_DELAY_MS, default 0): time for a
+   * load balancer to take the process out first.
+   */
+  stopDelayMs: number;
 }
 
 export function serveConfig(env: NodeJS.ProcessEnv): ServeConfig {
@@ -58,7 +64,11 @@ export function serveConfig(env: NodeJS.ProcessEnv): ServeConfig {
   if (trustedProxies === undefined) {
     throw new UsageError(`SVC_TRUST_PROXY must be the number of reverse proxies in front (0-9; true means 1), got ${env.SVC_TRUST_PROXY}`);
   }
-  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, signupRateLimit, signinRateLimit, mailRateLimit, trustedProxies, scrypt };
+  const stopDelayMs = Number(env.SVC_STOP_DELAY_MS ?? 0);
+  if (!/^\d{1,6}$/.test(env.SVC_STOP_DELAY_MS ?? '0') || stopDelayMs > 600_000) {
+    throw new UsageError(`SVC_STOP_DELAY_MS must be the milliseconds to answer /readyz 503 before stopping (0-600000), got ${env.SVC_STOP_DELAY_MS}`);
+  }
+  return { port, host: env.HOST ?? '127.0.0.1', rateLimit: rate === 'off' ? undefined : rate, signupRateLimit, signinRateLimit, mailRateLimit, trustedProxies, scrypt, stopDelayMs };
 }
 
 /** A limit per client address from the environment: `fallback` when unset, `off` for none. */

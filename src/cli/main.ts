@@ -1,5 +1,8 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
+import { repoRoot } from '../../scripts/lib/paths';
 import { useSha256Hex } from '../service/crypto/digests';
 import { ValidationError } from '../service/domain/validation';
 import { nodeSha256Hex } from '../service/platform/node-digests';
@@ -26,7 +29,10 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) 
   db: dbCommand,
 };
 
-export const USAGE = ['usage:', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE, ...MIGRATE_USAGE, ...DB_USAGE].map((l) => `  ${l}`)].join('\n');
+/** This installation's version: package.json's. */
+export const VERSION = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+
+export const USAGE = ['usage:', '  svc --version', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE, ...MIGRATE_USAGE, ...DB_USAGE].map((l) => `  ${l}`)].join('\n');
 
 // Every command runs under Node: keys and tokens hash through node:crypto (a third of the time).
 useSha256Hex(nodeSha256Hex);
@@ -35,6 +41,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
     io.err(USAGE);
+    return 0;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(`svc ${VERSION}`);
     return 0;
   }
   const command = name === undefined ? undefined : COMMANDS[name];

@@ -60,6 +60,8 @@ export interface ServiceOptions {
   demoMailbox?: boolean;
   /** SVC_STRIPE_JS_URL, for tests only: where the widget loads Stripe.js from on a Stripe site (a stand-in). */
   stripeJsUrl?: string;
+  /** True once the process has been asked to stop: GET /readyz then answers 503 (`svc serve`'s graceful stop). */
+  stopping?: () => boolean;
 }
 
 export async function createServiceApp({
@@ -75,6 +77,7 @@ export async function createServiceApp({
   processorFor,
   demoMailbox = false,
   stripeJsUrl,
+  stopping = () => false,
 }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
@@ -84,7 +87,14 @@ export async function createServiceApp({
     await next();
     replaceAnswer(c, withSecurityHeaders(c.res));
   });
-  app.get('/healthz', () => jsonResponse({ ok: true }));
+  // Liveness, with the part that is down named: the database is asked (a read of no site), and
+  // its error goes to the log, not to whoever asks.
+  app.get('/healthz', async () => {
+    const database = await store.getSite(0).then(() => 'up', (error: unknown) => (log.error('health check: the database did not answer', error), 'down'));
+    return jsonResponse({ ok: database === 'up', database }, database === 'up' ? 200 : 503, { 'cache-control': 'no-store' });
+  });
+  // Readiness, for a load balancer: 503 from the moment a graceful stop begins (SVC_STOP_DELAY_MS).
+  app.get('/readyz', () => jsonResponse({ ready: !stopping() }, stopping() ? 503 : 200, { 'cache-control': 'no-store' }));
   // Public and the same for everyone: any origin may read it (editors on the web fetch it too).
   app.get(SITE_SCHEMA_PATH, () =>
     new Response(siteJsonSchemaText(), {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { repoRoot } from '../../scripts/lib/paths';
 import { hashApiKey } from '../../src/service/auth/api-keys';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 import { useTempDatabase } from './harness';
@@ -148,4 +151,13 @@ test('a site name with a control character or a lone surrogate exits 2, says why
   expect(await inStore(async (store) => (await store.listSites()).length)).toBe(0);
   // Letters of any script, and a surrogate pair, are a name.
   expect(await svc('sites', 'create', '--subdomain', 'acme', '--name', 'Ācme 大塚 😀')).toMatchObject({ code: 0, out: ['1'] });
+});
+
+test('--version prints the installation’s version (package.json’s), on stdout, exit 0', async () => {
+  const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
+  for (const flag of ['--version', '-v', 'version']) {
+    const result = await svc(flag);
+    expect(result.code, flag).toBe(0);
+    expect(result.out, flag).toEqual([`svc ${version}`]);
+  }
 });

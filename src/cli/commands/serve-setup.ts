@@ -98,10 +98,16 @@ export async function firstStart(store: Store, settings: ServeSettings): Promise
   return { siteCount, demoSiteId: site.id };
 }
 
-/** The whole service (APIs, widget, examples, schema) listening on the configured port. */
+/**
+ * The whole service (APIs, widget, examples, schema) listening on the configured port. Its
+ * `close` is a graceful stop: GET /readyz answers 503 for SVC_STOP_DELAY_MS while everything else
+ * is still served, then the server stops taking connections and finishes the requests under way.
+ */
 export async function startHttp(store: Store, settings: ServeSettings): Promise<RunningServer> {
   const { config } = settings;
+  let stopping = false;
   const app = await createServiceApp({
+    stopping: () => stopping,
     store,
     clock: systemClock,
     passwords: settings.passwords,
@@ -116,8 +122,18 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     // For tests only (README, "Payments"): a Stripe stand-in's Stripe.js instead of Stripe's.
     ...(settings.env.SVC_STRIPE_JS_URL && { stripeJsUrl: settings.env.SVC_STRIPE_JS_URL }),
   });
-  return listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir: join(repoRoot, 'examples') }), config.port, config.host);
+  const server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir: join(repoRoot, 'examples') }), config.port, config.host);
+  return {
+    url: server.url,
+    async close() {
+      // /readyz says so first, for SVC_STOP_DELAY_MS, while every request is still answered.
+      stopping = true;
+      if (config.stopDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.stopDelayMs));
+      await server.close();
+    },
+  };
 }
+
 
 /**
  * Issues the demo key, once the service is up (a failed start never swallows its one showing),

@@ -9,7 +9,7 @@ import { servePrimary, serveWorker } from './serve-workers';
 export { BILLING_EVERY_MS, MAIL_EVERY_MS } from './serve-setup';
 
 export const SERVE_USAGE = [
-  'svc serve [--demo] [--workers N] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_SIGNUP_RATE_LIMIT, SVC_SIGNIN_RATE_LIMIT, SVC_MAIL_RATE_LIMIT, SVC_TRUST_PROXY, SVC_SMTP_URL, SVC_MAIL_FROM, SVC_OUTBOX_DIR)',
+  'svc serve [--demo] [--workers N] [--db PATH]   (env PORT, HOST, SVC_DB, SVC_ADMIN_RATE_LIMIT, SVC_SIGNUP_RATE_LIMIT, SVC_SIGNIN_RATE_LIMIT, SVC_MAIL_RATE_LIMIT, SVC_TRUST_PROXY, SVC_STOP_DELAY_MS, SVC_SMTP_URL, SVC_MAIL_FROM, SVC_OUTBOX_DIR)',
 ];
 
 /**

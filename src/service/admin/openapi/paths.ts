@@ -193,6 +193,8 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
           headers: responseHeaders(),
           content: json({ type: 'object', required: ['openapi', 'info', 'paths'] }),
         },
+        // Another method, with a key that passed its checks.
+        '405': componentRef('responses', 'MethodNotAllowed'),
       },
     },
   },
