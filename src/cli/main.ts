@@ -7,32 +7,34 @@ import { useSha256Hex } from '../service/crypto/digests';
 import { ValidationError } from '../service/domain/validation';
 import { nodeSha256Hex } from '../service/platform/node-digests';
 import { ConflictError, SchemaVersionError } from '../service/store/errors';
-import { billingCommand, BILLING_USAGE } from './commands/billing';
-import { dbCommand, DB_USAGE } from './commands/db';
-import { keysCommand, KEYS_USAGE } from './commands/keys';
-import { migrateCommand, MIGRATE_USAGE } from './commands/migrate';
-import { outboxCommand, OUTBOX_USAGE } from './commands/outbox';
-import { seedCommand, SEED_USAGE } from './commands/seed';
-import { serveCommand, SERVE_USAGE } from './commands/serve';
-import { sitesCommand, SITES_USAGE } from './commands/sites';
 import { UsageError } from './config';
 import { processIo, type Io } from './io';
 
-const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv, io: Io) => Promise<number>> = {
-  serve: serveCommand,
-  seed: seedCommand,
-  sites: sitesCommand,
-  keys: keysCommand,
-  billing: billingCommand,
-  outbox: outboxCommand,
-  migrate: migrateCommand,
-  db: dbCommand,
+type Command = (args: string[], env: NodeJS.ProcessEnv, io: Io) => Promise<number>;
+
+/**
+ * Each command and its usage lines, imported when that command runs: `svc serve` does not load
+ * the seeder, the site-file tools or the database copier, and a short command starts sooner.
+ */
+const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string[] }>> = {
+  serve: () => import('./commands/serve').then((m) => ({ run: m.serveCommand, usage: m.SERVE_USAGE })),
+  seed: () => import('./commands/seed').then((m) => ({ run: m.seedCommand, usage: m.SEED_USAGE })),
+  sites: () => import('./commands/sites').then((m) => ({ run: m.sitesCommand, usage: m.SITES_USAGE })),
+  keys: () => import('./commands/keys').then((m) => ({ run: m.keysCommand, usage: m.KEYS_USAGE })),
+  billing: () => import('./commands/billing').then((m) => ({ run: m.billingCommand, usage: m.BILLING_USAGE })),
+  outbox: () => import('./commands/outbox').then((m) => ({ run: m.outboxCommand, usage: m.OUTBOX_USAGE })),
+  migrate: () => import('./commands/migrate').then((m) => ({ run: m.migrateCommand, usage: m.MIGRATE_USAGE })),
+  db: () => import('./commands/db').then((m) => ({ run: m.dbCommand, usage: m.DB_USAGE })),
 };
 
 /** This installation's version: package.json's. */
 export const VERSION = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-export const USAGE = ['usage:', '  svc --version', ...[...SERVE_USAGE, ...SEED_USAGE, ...SITES_USAGE, ...KEYS_USAGE, ...BILLING_USAGE, ...OUTBOX_USAGE, ...MIGRATE_USAGE, ...DB_USAGE].map((l) => `  ${l}`)].join('\n');
+/** Every command's usage lines (loading every command: for --help and bad arguments only). */
+export async function usage(): Promise<string> {
+  const commands = await Promise.all(Object.values(COMMANDS).map((load) => load()));
+  return ['usage:', '  svc --version', ...commands.flatMap((c) => c.usage).map((l) => `  ${l}`)].join('\n');
+}
 
 // Every command runs under Node: keys and tokens hash through node:crypto (a third of the time).
 useSha256Hex(nodeSha256Hex);
@@ -40,23 +42,23 @@ useSha256Hex(nodeSha256Hex);
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = processIo): Promise<number> {
   const [name, ...args] = argv;
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.err(USAGE);
+    io.err(await usage());
     return 0;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
     io.out(`svc ${VERSION}`);
     return 0;
   }
-  const command = name === undefined ? undefined : COMMANDS[name];
+  const load = name === undefined || !Object.hasOwn(COMMANDS, name) ? undefined : COMMANDS[name];
   try {
-    if (!command) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
-    return await command(args, env, io);
+    if (!load) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
+    return await (await load()).run(args, env, io);
   } catch (error) {
     // parseArgs reports unknown or malformed options with these codes.
     const code = (error as { code?: string }).code ?? '';
     if (error instanceof UsageError || error instanceof ValidationError || code.startsWith('ERR_PARSE_ARGS')) {
       io.err((error as Error).message);
-      io.err(USAGE);
+      io.err(await usage());
       return 2;
     }
     if (error instanceof ConflictError) {
