@@ -77,7 +77,7 @@ async function main(): Promise<number> {
   if (!key.startsWith('svc_admin_')) throw new Error(`keys create printed no key: ${JSON.stringify(key)}`);
   const svc = await startServer(process.execPath, [svcBin, 'serve'], READY, {
     cwd: repoRoot,
-    env: { SVC_DB: db.path, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_RATE_LIMIT: 'off' },
+    env: { SVC_DB: db.path, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_RATE_LIMIT: 'off', SVC_LOG_LEVEL: 'warn' },
   });
   const memory = new MemorySampler(svc.pid).start();
   const bare = await startServer(process.execPath, ['--import', 'tsx', join(benchDir, 'bare-server.ts')], READY, { cwd: repoRoot });

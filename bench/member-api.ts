@@ -50,7 +50,7 @@ async function main(): Promise<number> {
 
   const svc = await startServer(process.execPath, ['bin/svc.js', 'serve', '--demo'], READY, {
     cwd: repoRoot,
-    env: { SVC_DB: join(tmpDir, 'bench.db'), PORT: '0', HOST: '127.0.0.1' },
+    env: { SVC_DB: join(tmpDir, 'bench.db'), PORT: '0', HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn' },
   });
   const memory = new MemorySampler(svc.pid).start();
   const base = `${svc.url}/member/v1/sites/demo`;

@@ -173,7 +173,7 @@ async function measureRow(ctx: RowContext, opts: Options): Promise<Row> {
 
   // 1. The service; its answers are what the others must match.
   await withServer(`svc (${ctx.store}, ${ctx.workers} worker${ctx.workers > 1 ? 's' : ''})`, [opts.svcBin, 'serve', ...workerArgs],
-    { SVC_DB: ctx.database, SVC_ADMIN_RATE_LIMIT: 'off', SVC_OUTBOX_DIR: join(ctx.tmpDir, 'outbox') }, async (svc) => {
+    { SVC_DB: ctx.database, SVC_ADMIN_RATE_LIMIT: 'off', SVC_LOG_LEVEL: 'warn', SVC_OUTBOX_DIR: join(ctx.tmpDir, 'outbox') }, async (svc) => {
       for (const endpoint of opts.endpoints) {
         const { status, text } = await answer(`${svc.url}${req[endpoint].path}`, req[endpoint].headers);
         if (status !== 200) throw new Error(`the service answered GET ${req[endpoint].path} with ${status}: ${text.slice(0, 300)}`);

@@ -44,3 +44,19 @@ test('/readyz: 200 {ready: true} while serving, 503 {ready: false} once the proc
   stopping = true;
   expect(await probe(app, '/readyz')).toEqual({ status: 503, cache: 'no-store', body: { ready: false } });
 });
+
+test('a request that fails is logged with the id svc serve gave it (the access line’s), and answered 500 internalError', async () => {
+  const failing = new Proxy(createMemoryStore(), {
+    get: (target, name, receiver) => (name === 'getSiteBySubdomain' ? () => Promise.reject(new Error('disk gone')) : Reflect.get(target, name, receiver)),
+  }) as Store;
+  const app = await createServiceApp({ store: failing, clock });
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const res = await app.fetch(new Request('http://svc.test/member/v1/sites/shop/config'), { requestId: 'edge-7' });
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { errors: Array<{ code: string }> }).errors[0]!.code).toBe('internalError');
+    expect(logged.mock.calls.map(([line]) => String(line))).toEqual([expect.stringMatching(/^\[svc\] request edge-7 failed: Error: disk gone/)]);
+  } finally {
+    logged.mockRestore();
+  }
+});

@@ -2,6 +2,7 @@
  * The whole service as one fetch-standard app: the same `fetch` runs under node:http
  * (`svc serve`) and inside MSW (mock-server/). Platform pieces are passed in.
  */
+import type { Connection } from './http/client-address';
 import { Hono } from 'hono';
 import { adminApi, ADMIN_BASE_PATH } from './admin/app';
 import { AdminError } from './admin/errors';
@@ -124,7 +125,7 @@ export async function createServiceApp({
     }),
   );
 
-  app.onError((error) => {
+  app.onError((error, c) => {
     if (error instanceof HttpError) return error.toResponse();
     // The password hashing queue is full (auth/bounded-queue.ts): come back later, not a failure.
     if (error instanceof BusyError) {
@@ -132,7 +133,9 @@ export async function createServiceApp({
       const message = `The service is checking many passwords at once; try again in ${wait} s`;
       return new HttpError(429, [{ path: 'base', code: 'rateLimited', message }], { 'retry-after': wait }).toResponse();
     }
-    log.error('request failed', error);
+    // `svc serve` gives every request an id (access-log.ts): the access line and this one share it.
+    const id = (c.env as Connection | undefined)?.requestId;
+    log.error(id ? `request ${id} failed` : 'request failed', error);
     return AdminError.of(500, 'internalError', 'The service failed to answer; the failure is logged').toResponse();
   });
   // The same answer as the Admin API's for a path it does not have (`/admin/v2/…` is one of these), no-store included.

@@ -3,6 +3,9 @@
  * settings read once, the first start on a new database, the HTTP server, what is said at start,
  * the background work (billing, mail) and the stop signal. ./serve puts them together.
  */
+import type { Logger } from 'pino';
+import { withAccessLog } from '../../service/access-log';
+import { serviceLogger } from '../logger';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild } from '../../../scripts/lib/ensure-build';
@@ -40,6 +43,8 @@ export interface ServeSettings {
   passwords: PasswordHasher;
   /** The environment: Stripe sites' secrets are read from the variables their site file names. */
   env: Env;
+  /** The process's logger (SVC_LOG_LEVEL): the service's messages and one access line a request. */
+  logger: Logger;
 }
 
 /** Everything from flags and environment, checked before anything starts: a bad value is a usage error (exit 2). */
@@ -47,7 +52,8 @@ export function readServeSettings(flags: { db?: string; demo: boolean }, env: No
   const config = serveConfig(env);
   const database = dbPath(flags.db, env);
   try {
-    return { database, demo: flags.demo, config, mail: readMailConfig(env, database), passwords: createPasswordHasher(nodeScrypt, config.scrypt), env };
+    const logger = serviceLogger(env);
+    return { database, demo: flags.demo, config, mail: readMailConfig(env, database), passwords: createPasswordHasher(nodeScrypt, config.scrypt), env, logger };
   } catch (error) {
     if (error instanceof MailConfigError) throw new UsageError(error.message);
     throw error;
@@ -122,7 +128,8 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
     // For tests only (README, "Payments"): a Stripe stand-in's Stripe.js instead of Stripe's.
     ...(settings.env.SVC_STRIPE_JS_URL && { stripeJsUrl: settings.env.SVC_STRIPE_JS_URL }),
   });
-  const server = await listen(withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir: join(repoRoot, 'examples') }), config.port, config.host);
+  const files = withStaticFiles(app.fetch, { scriptsDir: distDir, examplesDir: join(repoRoot, 'examples') });
+  const server = await listen(withAccessLog(files, (line) => settings.logger.info(line, 'request')), config.port, config.host);
   return {
     url: server.url,
     async close() {

@@ -13,6 +13,8 @@
 /** What the server knows of a request's connection. */
 export interface Connection {
   remoteAddress?: string;
+  /** The request's id in `svc serve`'s logs (access-log.ts), for the app's own lines about it. */
+  requestId?: string;
 }
 
 export function clientAddress(request: Request, connection: Connection | undefined, trustedProxies: number): string | undefined {
