@@ -1,6 +1,7 @@
 /**
  * `svc db copy --from A --to B`: moves a whole installation between databases (a SQLite file and
  * a PostgreSQL URL, either way, or two of a kind). See src/service/store/copy/copy-database.ts.
+ * `svc db backup`: ./db-backup.ts.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,12 +13,14 @@ import type { TableIO } from '../../service/store/copy/table-io';
 import { describeDatabase, isPostgresUrl } from '../../service/store/open';
 import { UsageError } from '../config';
 import type { Io } from '../io';
+import { DB_BACKUP_USAGE, dbBackupCommand } from './db-backup';
 
-export const DB_USAGE = ['svc db copy --from PATH_OR_URL --to PATH_OR_URL [--sample N]   (the target must be empty)'];
+export const DB_USAGE = ['svc db copy --from PATH_OR_URL --to PATH_OR_URL [--sample N]   (the target must be empty)', DB_BACKUP_USAGE];
 
-export async function dbCommand(args: string[], _env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+export async function dbCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'copy') throw new UsageError(sub === undefined ? 'db needs a subcommand: copy' : `unknown db subcommand ${sub}`);
+  if (sub === 'backup') return dbBackupCommand(rest, env, io);
+  if (sub !== 'copy') throw new UsageError(sub === undefined ? 'db needs a subcommand: copy or backup' : `unknown db subcommand ${sub}`);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
