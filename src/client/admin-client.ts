@@ -77,6 +77,8 @@ export interface AdminClientOptions {
   maxRetries?: number;
   /** Told each time a 429 is waited out, before the wait. */
   onRateLimit?: (wait: { path: string; seconds: number; retry: number }) => void;
+  /** Told of each page of a list as it arrives (`path` without the query): progress for a long read. */
+  onPage?: (page: { path: string; items: number }) => void;
   /** Per request (default 30 s), so a stuck connection fails instead of hanging. */
   timeoutMs?: number;
   /** Another fetch (a proxy-aware one, a test's). */
@@ -124,7 +126,9 @@ export function adminClient(options: AdminClientOptions): AdminClient {
       try {
         response = await fetchFn(base + path, { headers: { authorization: `Bearer ${options.key}`, ...headers }, signal: AbortSignal.timeout(options.timeoutMs ?? 30_000) });
       } catch (error) {
-        throw new AdminApiError(0, 'networkError', [], `cannot reach ${base}${path}: ${(error as Error).message}`);
+        // fetch() says "fetch failed"; its cause says why (ECONNREFUSED, a timeout).
+        const why = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+        throw new AdminApiError(0, 'networkError', [], `cannot reach ${base}${path}: ${why}`);
       }
       if (response.ok) return response;
       const errors = (((await response.json().catch(() => undefined)) as { errors?: ApiError[] } | undefined)?.errors ?? []).filter((e) => typeof e?.code === 'string');
@@ -148,7 +152,9 @@ export function adminClient(options: AdminClientOptions): AdminClient {
     let cursor: string | null = null;
     for (;;) {
       const response = await get(`${path}${query}`, { 'x-items-after': String(pageSize), ...(cursor && { 'x-cursor': cursor }) });
-      yield* (await response.json()) as T[];
+      const items = (await response.json()) as T[];
+      options.onPage?.({ path, items: items.length });
+      yield* items;
       if (response.headers.get('x-has-more-items-after') !== 'true') return;
       cursor = response.headers.get('x-next-cursor');
       if (!cursor) throw new AdminApiError(response.status, 'badAnswer', [], `GET ${base}${path} said more items follow but sent no X-Next-Cursor`);

@@ -1,5 +1,5 @@
 /**
- * examples/admin-api/members-report.mjs as a site owner runs it: a real `svc serve` on a seeded
+ * examples/admin-api/members-report.ts as a site owner runs it: a real `svc serve` on a seeded
  * SQLite file, the script as a child process with SVC_URL and SVC_ADMIN_KEY, its report read
  * back and checked against the store.
  */
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 
-const SCRIPT = join(repoRoot, 'examples/admin-api/members-report.mjs');
+const SCRIPT = join(repoRoot, 'examples/admin-api/members-report.ts');
 const MEMBERS = 250;
 
 interface Exited {
@@ -65,7 +65,7 @@ async function serve(db: string, env: Record<string, string>) {
   };
 }
 
-const report = (url: string, key: string, ...args: string[]) => runNode([SCRIPT, ...args], { SVC_URL: url, SVC_ADMIN_KEY: key });
+const report = (url: string, key: string, ...args: string[]) => runNode(['--import', 'tsx', SCRIPT, ...args], { SVC_URL: url, SVC_ADMIN_KEY: key });
 
 /** What the report should say, read from the database rather than through the API. */
 async function fromStore(db: string) {
