@@ -147,10 +147,15 @@ export interface ServiceEventMap {
 declare global {
   // Listeners on `document` get each event's typed `detail`.
   interface DocumentEventMap extends ServiceEventMap {}
-  /**
-   * The page's install configuration, to which the widget adds its API (the same object):
-   * `Service.getMemberInfo()` and `window.Service.getMemberInfo()` alike.
-   */
-  // eslint-disable-next-line no-var -- a global the page and the widget share must be a var
-  var Service: ServiceGlobal;
+  interface Window {
+    /**
+     * The page's install configuration, to which the widget adds its API (the same object). Set
+     * before the widget loads (`window.Service = { subdomain: 'demo' }`, which type-checks as it
+     * is), read after it has (`window.Service.getMemberInfo()`).
+     */
+    get Service(): ServiceGlobal;
+    set Service(config: ServiceConfig);
+  }
+  /** `Service.getMemberInfo()` as `window.Service.getMemberInfo()`: the same object, read. */
+  const Service: ServiceGlobal;
 }
