@@ -54,8 +54,13 @@ export default [
       // Scripts a page downloads name their maps in a `SourceMap` header (src/service/static-files.ts),
       // not in a comment every visitor downloads (decision 0034).
       { file: 'dist/widgets.js', format: 'iife', sourcemap: 'hidden' },
-      { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
     ],
+    plugins: plugins(),
+  },
+  // For bundlers: the same widget, started by its exported `start` (src/widget/module.ts), never on import.
+  {
+    input: 'src/widget/module.ts',
+    output: [{ file: 'dist/widgets.mjs', format: 'es', sourcemap: true }],
     plugins: plugins(),
   },
   // The screens, loaded by widgets.js from its own origin the first time one opens, so a page

@@ -67,7 +67,8 @@ export function buildDeclarations(): string {
   try {
     const emitted = emitDeclarations(work);
     const rolledUp = join(work, 'widgets.d.ts');
-    rollUp(join(work, 'widget/index.d.ts'), rolledUp);
+    // The bundlers' entry: the types of widgets.js and the `start` of widgets.mjs (src/widget/module.ts).
+    rollUp(join(work, 'widget/module.d.ts'), rolledUp);
     const sources = emitted.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     writeFileAtomic(join(distDir, 'widgets.d.ts'), restoreGlobalAugmentations(readFileSync(rolledUp, 'utf8'), sources));
     return 'dist/widgets.d.ts';

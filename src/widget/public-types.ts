@@ -36,6 +36,11 @@ export interface ServiceConfig {
    * them: the authentication data lives in cookies on this domain instead of localStorage.
    */
   cookieDomain?: string;
+  /**
+   * The service's origin (`https://members.example.com`), where no script element says it: an
+   * install through a bundler (widgets.mjs's `start`), or widgets.js served from elsewhere.
+   */
+  apiOrigin?: string;
 }
 
 /** `Service.getMemberInfo()` (spec 4.1). */
