@@ -60,7 +60,11 @@ export default [
   // For bundlers: the same widget, started by its exported `start` (src/widget/module.ts), never on import.
   {
     input: 'src/widget/module.ts',
-    output: [{ file: 'dist/widgets.mjs', format: 'es', sourcemap: true }],
+    output: [
+      { file: 'dist/widgets.mjs', format: 'es', sourcemap: true },
+      // For a CommonJS project's require() (the widget package, packages/widget).
+      { file: 'dist/widgets.cjs', format: 'cjs', sourcemap: true },
+    ],
     plugins: plugins(),
   },
   // The screens, loaded by widgets.js from its own origin the first time one opens, so a page

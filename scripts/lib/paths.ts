@@ -13,7 +13,7 @@ export const distDir = join(repoRoot, 'dist');
  */
 export const BUILD_PARTS = {
   widget: {
-    outputs: ['widgets.js', 'widgets.mjs', 'widgets.d.ts', 'widgets-modal.js', 'widgets-modal.de.js'],
+    outputs: ['widgets.js', 'widgets.mjs', 'widgets.cjs', 'widgets.d.ts', 'widgets-modal.js', 'widgets-modal.de.js'],
     inputs: [
       'src/widget',
       'src/contract',
