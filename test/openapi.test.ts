@@ -97,6 +97,13 @@ await store.createMemberEvents([
     details: { amount: '€30.00', chargeId: 'ch_1', invoiceId: 'in_1' },
     createdAt: NOW - DAY,
   },
+  // One of each other kind, with the details the service writes for it.
+  { siteId: site.id, memberId: m3, eventType: 'conversion', details: { planId: free.id, membershipId: 1, orderId: 'ord_abc' }, createdAt: NOW - 9 * DAY },
+  { siteId: site.id, memberId: m3, eventType: 'paymentFailed', details: { planId: subscription.id, membershipId: 1, amount: '€9.00', reason: 'card_declined', attempt: 1, chargeId: 'ch_2', invoiceId: 'in_2' }, createdAt: NOW - 8 * DAY },
+  { siteId: site.id, memberId: m3, eventType: 'paymentFailed', details: { planId: subscription.id, membershipId: 1, amount: '€9.00', reason: 'noPaymentMethod', attempt: 2 }, createdAt: NOW - 7 * DAY },
+  { siteId: site.id, memberId: m3, eventType: 'cancellation', details: { planId: subscription.id, reason: 'paymentFailed' }, createdAt: NOW - 6 * DAY },
+  { siteId: site.id, memberId: m3, eventType: 'cancellation', details: { planId: free.id }, createdAt: NOW - 5 * DAY },
+  { siteId: site.id, memberId: m3, eventType: 'passwordReset', details: {}, createdAt: NOW - 4 * DAY },
 ]);
 const space = await store.createContentSpace({ siteId: site.id, name: 'Courses' });
 const nodeIds: number[] = [];
@@ -369,7 +376,9 @@ test('200: every operation with real data validates', async () => {
   await get(`${A}/memberships?billingPeriodEndAfter=2026-03-01T00:00:00Z`);
 
   const events = await get(`${A}/memberEvents`);
-  expect(events.body.map((e: { eventType: string }) => e.eventType)).toEqual(['signup', 'login', 'abandonedConversion']);
+  expect(events.body.map((e: { eventType: string }) => e.eventType)).toEqual([
+    'signup', 'login', 'abandonedConversion', 'conversion', 'paymentFailed', 'paymentFailed', 'cancellation', 'cancellation', 'passwordReset',
+  ]);
   await get(`${A}/memberEvents?memberId=${m2}&createdAfter=2026-02-01`);
 
   const views = await get(`${A}/contentLibrary/views`);
@@ -576,6 +585,17 @@ test('the validator rejects bodies that break the schemas', async () => {
   const thinDetails = clone(events.body) as Mutable[];
   delete thinDetails[0]!.details.invoiceId;
   expect(check('GET', `${A}/memberEvents`, 200, events.headers, thinDetails)).toThrow(/invoiceId/);
+  // Each kind's details are described: a conversion without its order, a signup with details, a failed payment without its attempt.
+  const all = await get(`${A}/memberEvents`);
+  const broken = (type: string, change: (details: Mutable) => void) => {
+    const body = clone(all.body) as Mutable[];
+    change(body.find((e) => e.eventType === type)!.details);
+    return check('GET', `${A}/memberEvents`, 200, all.headers, body);
+  };
+  expect(broken('conversion', (d) => delete d.orderId)).toThrow(/orderId/);
+  expect(broken('signup', (d) => (d.planId = 1))).toThrow(/additional properties/);
+  expect(broken('paymentFailed', (d) => delete d.attempt)).toThrow(/attempt/);
+  expect(broken('cancellation', (d) => (d.reason = 'bored'))).toThrow(/allowed values/);
 
   const notFound = await get(`${A}/plans/999999`);
   expect(check('GET', `${A}/plans/999999`, 404, notFound.headers, { errors: [] })).toThrow(/must NOT have fewer than 1 items/);

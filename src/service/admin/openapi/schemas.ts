@@ -88,6 +88,41 @@ const Member = object(
   ['id', 'email', 'status', 'createdAt'],
 );
 
+const NoDetails = object({}, [], 'The details of a `signup`, `login` or `passwordReset` event: none (`{}`).');
+
+const ConversionDetails = object(
+  {
+    planId: id('The plan signed up to.'),
+    membershipId: id('The membership the sign-up made.'),
+    orderId: str('The sign-up\'s order: the processor\'s invoice id of its first charge, or `ord_…` when nothing was charged (a free plan, a trial).'),
+  },
+  ['planId', 'membershipId', 'orderId'],
+  'The details of a `conversion` event: a member signed up to a plan (spec 2.5).',
+);
+
+const CancellationDetails = object(
+  {
+    planId: id('The plan of the membership cancelled.'),
+    reason: { type: 'string', enum: ['paymentFailed'], description: 'Present when the billing run ended the membership after its last failed attempt; absent when the member cancelled.' },
+  },
+  ['planId'],
+  'The details of a `cancellation` event: a membership cancelled by its member (it runs to its period\'s end), or ended by failed payments.',
+);
+
+const PaymentFailedDetails = object(
+  {
+    planId: id('The plan charged for.'),
+    membershipId: id('The membership whose renewal or instalment failed.'),
+    amount: str('The amount asked, currency-formatted text, e.g. `$12.00`.'),
+    reason: str('Why, as the processor says: `card_declined`, `insufficient_funds`, `authentication_required` (the bank wants the member there), `noPaymentMethod`.'),
+    attempt: { type: 'integer', minimum: 1, description: 'Which attempt at this charge failed (retried a day later, up to the last one).' },
+    chargeId: str('The processor\'s charge id, when a charge was tried.'),
+    invoiceId: str('The processor\'s invoice id, when a charge was tried.'),
+  },
+  ['planId', 'membershipId', 'amount', 'reason', 'attempt'],
+  'The details of a `paymentFailed` event: a renewal or instalment the processor refused (the billing run, or the member paying now).',
+);
+
 const AbandonedConversionDetails = object(
   {
     amount: str('Currency-formatted text, e.g. `$12.00`.'),
@@ -149,12 +184,28 @@ const MemberEvent = {
       id: id(),
       memberId: id(),
       eventType: oneOfValues(MEMBER_EVENT_TYPES),
-      details: { type: 'object', description: 'Depends on `eventType`; see AbandonedConversionDetails, EmailChangedDetails, PaymentRefundedDetails, PaymentDisputedDetails and PlanChangedDetails. `passwordReset` (a new password set by a mailed link) has none.' },
+      details: { type: 'object', description: 'Depends on `eventType`, one schema each: NoDetails (`signup`, `login`, `passwordReset`), ConversionDetails, CancellationDetails, AbandonedConversionDetails, PaymentFailedDetails, EmailChangedDetails, PaymentRefundedDetails, PaymentDisputedDetails and PlanChangedDetails.' },
       createdAt: dateTime(),
     },
     ['id', 'memberId', 'eventType', 'details', 'createdAt'],
   ),
   allOf: [
+    {
+      if: { properties: { eventType: { enum: ['signup', 'login', 'passwordReset'] } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('NoDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'conversion' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('ConversionDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'cancellation' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('CancellationDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'paymentFailed' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('PaymentFailedDetails') } },
+    },
     {
       if: { properties: { eventType: { const: 'abandonedConversion' } }, required: ['eventType'] },
       then: { properties: { details: schemaRef('AbandonedConversionDetails') } },
@@ -210,6 +261,10 @@ export const schemas: Record<string, Schema> = {
   Membership,
   Member,
   MemberEvent,
+  NoDetails,
+  ConversionDetails,
+  CancellationDetails,
+  PaymentFailedDetails,
   AbandonedConversionDetails,
   EmailChangedDetails,
   PaymentRefundedDetails,
