@@ -37,7 +37,7 @@ async function loadSite(store: Store, passwords: PasswordHasher, fixture: Fixtur
   const fieldKeys = fixture.signupFields.map((f) => f.key);
   const fieldIds: Record<string, number> = {};
   const ids = await store.createSignupFields(fixture.signupFields.map(({ key: _key, ...field }) => ({ ...field, siteId: site.id })));
-  ids.forEach((id, i) => (fieldIds[fieldKeys[i]!] = id));
+  ids.forEach((id, i) => { fieldIds[fieldKeys[i]!] = id; });
 
   const memberIds: Record<string, number> = {};
   for (const member of fixture.members) {

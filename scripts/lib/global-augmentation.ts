@@ -42,7 +42,7 @@ function topLevelNames(source: ts.SourceFile): Set<string> {
     } else if (ts.isImportDeclaration(statement) && statement.importClause) {
       const { name, namedBindings } = statement.importClause;
       if (name) names.add(name.text);
-      if (namedBindings && ts.isNamedImports(namedBindings)) namedBindings.elements.forEach((e) => names.add(e.name.text));
+      if (namedBindings && ts.isNamedImports(namedBindings)) namedBindings.elements.forEach((e) => { names.add(e.name.text); });
       if (namedBindings && ts.isNamespaceImport(namedBindings)) names.add(namedBindings.name.text);
     }
   }

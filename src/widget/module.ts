@@ -22,7 +22,10 @@ export type * from './public-types';
  */
 export function start(config: ServiceConfig & { apiOrigin: string }): void {
   const apiOrigin = httpOrigin(config.apiOrigin);
-  if (!apiOrigin) return log.error(`start({ apiOrigin }) must name the service's http(s) origin, got ${String(config.apiOrigin)}. The widget does not run.`);
+  if (!apiOrigin) {
+    log.error(`start({ apiOrigin }) must name the service's http(s) origin, got ${String(config.apiOrigin)}. The widget does not run.`);
+    return;
+  }
   window.Service = config;
   startWidget({ window, apiOrigin });
 }

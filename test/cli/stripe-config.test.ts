@@ -28,7 +28,7 @@ test.each([
 ])('%o: %o', (env, expected) => {
   const problems = paymentsProblems([site], env);
   expect(problems).toHaveLength(expected.length);
-  expected.forEach((text, i) => expect(problems[i]).toContain(text));
+  expected.forEach((text, i) => { expect(problems[i]).toContain(text); });
   for (const problem of problems) expect(problem).not.toContain('supersecret');
 });
 

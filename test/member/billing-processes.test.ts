@@ -78,7 +78,7 @@ class SharedProcessor implements PaymentProcessor {
   private check(): void {
     if (this.waiting.length + this.finished < this.runs) return;
     this.open = true;
-    this.waiting.splice(0).forEach((go) => go());
+    this.waiting.splice(0).forEach((go) => { go(); });
   }
 }
 

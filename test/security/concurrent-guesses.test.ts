@@ -132,7 +132,9 @@ test('the bounded queue runs at most `concurrent` at once and refuses past `maxW
   const accepted = Array.from({ length: 5 }, work);
   await expect(work()).rejects.toBeInstanceOf(BusyError);
   // Let the work finish, a step at a time.
-  const settle = setInterval(() => release.splice(0).forEach((finish) => finish()), 1);
+  const settle = setInterval(() => {
+    for (const finish of release.splice(0)) finish();
+  }, 1);
   await expect(Promise.all(accepted)).resolves.toEqual(['done', 'done', 'done', 'done', 'done']);
   clearInterval(settle);
   expect(most).toBe(2);

@@ -127,7 +127,7 @@ describe('advanceMultiPayment', () => {
         expect(terms.paymentsMade).toBe(count);
         // One due date per calendar month, none skipped.
         const month = (ms: number) => new Date(ms).getUTCFullYear() * 12 + new Date(ms).getUTCMonth();
-        dues.forEach((due, k) => expect(month(due) - month(start)).toBe(k + 1));
+        dues.forEach((due, k) => { expect(month(due) - month(start)).toBe(k + 1); });
       }),
     );
   });

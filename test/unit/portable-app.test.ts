@@ -26,7 +26,7 @@ function importGraph(entries: string[]): { files: string[]; packages: Set<string
       }
     }
   };
-  entries.forEach((entry) => visit(resolve(entry)));
+  entries.forEach((entry) => { visit(resolve(entry)); });
   return { files: [...files], packages };
 }
 

@@ -125,7 +125,7 @@ function firstTextProblem(root: JsonObject): string | undefined {
       const problem = textProblem(value, { multiline: true });
       if (problem) return `Metadata value at ${path} ${problem}`;
     } else if (Array.isArray(value)) {
-      value.forEach((child, i) => stack.push([child, at(String(i))]));
+      value.forEach((child, i) => { stack.push([child, at(String(i))]); });
     } else if (isJsonObject(value)) {
       for (const key of Object.keys(value)) {
         const problem = textProblem(key);

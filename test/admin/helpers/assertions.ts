@@ -51,7 +51,7 @@ export function expectInvalidParameters(res: AdminResponse, ...paths: string[]):
 export function expectNoNulls(body: unknown): void {
   const walk = (value: unknown, at: string): void => {
     expect(value, `null at ${at}`).not.toBeNull();
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}[${i}]`));
+    if (Array.isArray(value)) value.forEach((v, i) => { walk(v, `${at}[${i}]`); });
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${at}.${k}`);
   };
   walk(body, '$');

@@ -108,7 +108,7 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
         taken.add(key);
         return key;
       });
-      batch.forEach((invoice, i) => addInvoice(invoice, keys[i]!));
+      batch.forEach((invoice, i) => { addInvoice(invoice, keys[i]!); });
     },
     async listInvoicesOfMember(siteId, memberId) {
       return invoices.rows
