@@ -12,12 +12,17 @@ export type WidgetPlanType = 'free' | 'one_time_payment' | 'subscription' | 'mul
 
 /** One plan the member belongs to (spec 2.7, "Membership (widget)"). */
 export interface Membership {
+  /** The membership's id (the Admin API's too). */
   id: number;
+  /** The plan's numeric id. */
   planId: number;
+  /** The plan's public id, as `?svcopen=/member/plans/<publicPlanId>` and `data-svc-show` name it. */
   publicPlanId: string;
   /** The plan's name. */
   name: string;
+  /** The plan's kind: `free`, `one_time_payment`, `subscription` or `multi_payment`. */
   type: WidgetPlanType;
+  /** When the member joined the plan. */
   createdAt: IsoDateTime;
   /** `active`, `cancelled` or `expired`. */
   status: string;
@@ -31,16 +36,22 @@ export interface Membership {
   nextPlanId?: number;
   /** …and its name. */
   nextPlanName?: string;
+  /** The last renewal or instalment failed and is retried (the member may pay it now, or change the card). */
   paymentFailure: boolean;
+  /** Where a new member of the plan is sent after signing up (the site's home page when the plan names none). */
   welcomeUrl: string;
+  /** The plan's content page: where a member already on the plan is sent from its sign-up screen. */
   contentUrl: string;
 }
 
 export const SIGNUP_FIELD_TYPES = ['text', 'textarea', 'select', 'multiple-select', 'checkbox'] as const;
 export type SignupFieldType = (typeof SIGNUP_FIELD_TYPES)[number];
 
+/** One choice of a select field: what the form shows, and what is stored. */
 export interface SignupFieldOption {
+  /** What the form shows. */
   label: string;
+  /** What is stored and read back. */
   value: string;
 }
 
@@ -63,14 +74,21 @@ export type WidgetLocale = (typeof WIDGET_LOCALES)[number];
 
 /** The logged-in member as the widget sees them (spec 2.7). */
 export interface MemberInfo {
+  /** The member's id (the Admin API's too). */
   id: number;
   /** Full name: first and last name joined by a space. */
   name: string;
+  /** '' when not given. */
   firstName: string;
+  /** '' when not given. */
   lastName: string;
+  /** The address the member logs in with (lower-cased). */
   email: string;
+  /** The member's picture, or an SVG of their initials (a `data:` URL) when they have none. */
   profileImageUrl: string;
+  /** Every plan the member holds or held: check `status` for the ones that count now. */
   memberships: Membership[];
+  /** The site's own sign-up questions with the member's answers. */
   customSignupFields: CustomSignupField[];
 }
 
@@ -366,10 +384,15 @@ export interface MemberApiErrorBody {
 
 /** `Service.conversion` detail, order part (spec 6.1). */
 export interface ConversionOrder {
+  /** The processor's invoice id of the first charge, or `ord_…` when nothing was charged. */
   id: string;
+  /** Before tax, in the currency's major units (12.5 for $12.50). */
   subTotal: number;
+  /** Before tax, in minor units (cents). */
   subTotalCents: number;
+  /** Charged now, tax included, in major units. */
   grandTotal: number;
+  /** Charged now, tax included, in minor units. */
   grandTotalCents: number;
   /** Present on non-free plans only. */
   currency?: string;
@@ -377,17 +400,27 @@ export interface ConversionOrder {
 
 /** `Service.conversion` detail, member part (spec 6.1). */
 export interface ConversionMember {
+  /** The member's id. */
   id: number;
+  /** First and last name joined by a space. */
   name: string;
+  /** '' when not given. */
   firstName: string;
+  /** '' when not given. */
   lastName: string;
+  /** The member's address. */
   email: string;
+  /** The member's customer at the payment processor (Stripe: `cus_…`). */
   processorCustomerId: string;
 }
 
+/** `Service.conversion`'s detail (spec 6.1): a member signed up to a plan. */
 export interface ConversionDetail {
+  /** The membership the sign-up made. */
   membership: Membership;
+  /** What was charged. */
   order: ConversionOrder;
+  /** Who signed up. */
   member: ConversionMember;
 }
 

@@ -48,6 +48,7 @@ export type MemberInfoResult = { isLoggedIn: true; memberInfo: MemberInfo } | { 
 
 /** Details for `Service.register`: custom sign-up field values are keyed by field id. */
 export interface RegistrationDetails {
+  /** The address the member will log in with. */
   email: string;
   /**
    * Left out: an account without a password, which logs in with codes mailed to it. The promise
@@ -55,8 +56,11 @@ export interface RegistrationDetails {
    * `Service.login({ email, code })` signs the new member in.
    */
   password?: string;
+  /** The member's first name, if the form asks for it. */
   firstName?: string;
+  /** The member's last name, if the form asks for it. */
   lastName?: string;
+  /** Answers to the site's own sign-up questions, by field id (`GET /config`'s `signupFields`). */
   customFields?: Record<string, SignupFieldValue>;
   /**
    * Where the link in a mail about this sign-up leads back to (a page of the site, such as
@@ -76,6 +80,7 @@ export type Credentials = { email: string; password: string; returnTo?: string }
 
 /** How every widget promise rejects: an `Error` whose `code` tells what went wrong. */
 export interface ServiceError extends Error {
+  /** What went wrong, for code to tell apart (`invalidCredentials`, `rateLimited`, `networkError`…). */
   readonly code: WidgetErrorCode;
   /** The service's field path for field errors (`email`, `customFields.3`, …); `base` otherwise. */
   readonly path: string;
@@ -130,22 +135,29 @@ export interface ServiceApi {
 /** `window.Service` after the widget has loaded: the page's configuration plus the API. */
 export type ServiceGlobal = ServiceConfig & ServiceApi;
 
+/** `Service.ready`'s detail. */
 export interface ReadyDetail {
   /** Present when a member is logged in. */
   memberInfo?: MemberInfo;
 }
 
+/** `Service.member.info`'s and `Service.member.registration`'s detail. */
 export interface MemberInfoDetail {
+  /** The member as they are now. */
   memberInfo: MemberInfo;
 }
 
 /** Every event the widget dispatches on `document` (spec 6.1), by name. */
 export interface ServiceEventMap {
+  /** Once, as soon as the stored login is known. */
   'Service.ready': CustomEvent<ReadyDetail>;
+  /** The member logged in, or their data changed. */
   'Service.member.info': CustomEvent<MemberInfoDetail>;
-  /** No payload: `detail` is null. */
+  /** Nobody is logged in (at start, or after a logout anywhere). No payload: `detail` is null. */
   'Service.member.logout': CustomEvent<null>;
+  /** A new member registered, before its `Service.member.info`. */
   'Service.member.registration': CustomEvent<MemberInfoDetail>;
+  /** A member signed up to a plan. */
   'Service.conversion': CustomEvent<ConversionDetail>;
 }
 
@@ -159,6 +171,7 @@ declare global {
      * is), read after it has (`window.Service.getMemberInfo()`).
      */
     get Service(): ServiceGlobal;
+    /** The install configuration, as the page sets it before the widget loads. */
     set Service(config: ServiceConfig);
   }
   /** `Service.getMemberInfo()` as `window.Service.getMemberInfo()`: the same object, read. */

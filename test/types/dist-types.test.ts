@@ -41,3 +41,22 @@ test.skipIf(!widgetExists)('a TypeScript project that imports only dist/widgets.
   expect(files).toContain(join(distDir, 'widgets.d.ts').replaceAll('\\', '/'));
   expect(files.filter((f) => f.includes('/src/'))).toEqual([]);
 });
+
+test.skipIf(!widgetExists)('every public declaration of dist/widgets.d.ts, and every member of its interfaces, is documented', () => {
+  const source = ts.createSourceFile('widgets.d.ts', readFileSync(join(distDir, 'widgets.d.ts'), 'utf8'), ts.ScriptTarget.Latest, true);
+  const documented = (node: ts.Node) => ts.getJSDocCommentsAndTags(node).length > 0;
+  // The DOM's own interfaces this file adds to: their names are the DOM's, their members ours.
+  const augmented = new Set(['DocumentEventMap', 'Window']);
+  const undocumented: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isFunctionDeclaration(node)) && node.name) {
+      if (!augmented.has(node.name.text) && !documented(node)) undocumented.push(node.name.text);
+      if (ts.isInterfaceDeclaration(node)) {
+        for (const member of node.members) if (member.name && !documented(member)) undocumented.push(`${node.name.text}.${member.name.getText()}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  expect(undocumented).toEqual([]);
+});
