@@ -14,15 +14,15 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
   const { payments } = config;
   const saved = await host.call<SavedCard | null>('GET', '/payment-method').catch(() => null);
   const status = el(doc, 'p', { role: 'status', class: 'summary' }, saved ? `${brandName(saved.brand)} •••• ${saved.last4} (${String(saved.expMonth).padStart(2, '0')}/${String(saved.expYear).slice(-2)})` : t.noCard);
-  // On a Stripe site, Stripe's field, set up for later charges (./stripe-card.ts).
-  const stripe = payments && (await import('./stripe-card').then((m) => m.stripeCard(ctx, payments, { currency: config.currency })));
-  const testCards = payments ? undefined : await import('./card-fields');
+  // The processor's card input, as the paying screens use it (./card-payment.ts): Stripe's field,
+  // set up for later charges (nothing due now), or the test processor's fields.
+  const input = await (payments ? import('./stripe-card') : import('./card-fields')).then((m) => m.cardInput(ctx, { currency: config.currency, amount: 0 }, false));
   const form = actionForm(
     ctx,
     t.saveCard,
-    stripe ? [stripe.field] : testCards!.cardFields(ctx, true),
+    input.nodes,
     async (f) => {
-      const paymentMethodId = stripe ? await stripe.paymentMethod() : await testCards!.testPaymentMethod(ctx, f);
+      const paymentMethodId = await input.paymentMethodId(f);
       const card = await host.call<SavedCard>('PUT', '/payment-method', { paymentMethodId });
       status.textContent = `${t.saved} ${brandName(card.brand)} •••• ${card.last4}`;
       f.reset();
@@ -43,7 +43,7 @@ export const paymentMethodScreen: Screen = forMember(async (ctx) => {
         const answer = await host.call<Membership | PaymentActionRequired>('POST', path);
         if ('requiresAction' in answer) {
           const asked = answer.requiresAction;
-          await (payments ? import('./stripe-card').then((s) => s.stripeNextAction(doc, payments, asked.clientSecret)) : testCards!.authorize(ctx, asked));
+          await input.authorize(asked);
           await host.call<Membership>('POST', `${path}/confirm`, { intentId: asked.intentId });
         }
         payForm.remove();
