@@ -6,7 +6,7 @@
 import { expect, test, vi } from 'vitest';
 import { createServiceApp } from '../src/service/app';
 import { createMemoryStore } from '../src/service/store/memory';
-import type { Store } from '../src/service/store/store';
+import { failingStore } from './support/failing-store';
 
 const clock = () => Date.parse('2026-03-01T12:00:00Z');
 
@@ -18,9 +18,7 @@ async function probe(app: { fetch: (request: Request) => Response | Promise<Resp
 test('/healthz asks the database: 200 {ok, database: up}; 503 {ok: false, database: down} when it does not answer, the error logged only', async () => {
   const store = createMemoryStore();
   let down = false;
-  const flaky = new Proxy(store, {
-    get: (target, name, receiver) => (name === 'getSite' && down ? () => Promise.reject(new Error('connection refused at 10.0.0.5')) : Reflect.get(target, name, receiver)),
-  }) as Store;
+  const flaky = failingStore(store, ['getSite'], 'connection refused at 10.0.0.5', () => down);
   const app = await createServiceApp({ store: flaky, clock });
   expect(await probe(app, '/healthz')).toEqual({ status: 200, cache: 'no-store', body: { ok: true, database: 'up' } });
   down = true;
@@ -46,9 +44,7 @@ test('/readyz: 200 {ready: true} while serving, 503 {ready: false} once the proc
 });
 
 test('a request that fails is logged with the id svc serve gave it (the access line’s), and answered 500 internalError', async () => {
-  const failing = new Proxy(createMemoryStore(), {
-    get: (target, name, receiver) => (name === 'getSiteBySubdomain' ? () => Promise.reject(new Error('disk gone')) : Reflect.get(target, name, receiver)),
-  }) as Store;
+  const failing = failingStore(createMemoryStore(), ['getSiteBySubdomain'], 'disk gone');
   const app = await createServiceApp({ store: failing, clock });
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {

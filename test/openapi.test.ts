@@ -23,6 +23,7 @@ import { definePlan } from '../src/service/domain/plans';
 import { createSite } from '../src/service/domain/sites';
 import { createMemoryStore } from '../src/service/store/memory';
 import { adminRequest, type AdminResponse } from './support/admin-request';
+import { failingStore } from './support/failing-store';
 import { documentedResponses, seenResponses, validateAgainstOpenApi } from './support/openapi-validator';
 
 // --------------------------------------------------------------------------------------- data
@@ -505,10 +506,8 @@ test('405: the Admin API is read-only', async () => {
 
 test('500: a fault of the service itself answers internalError, on every endpoint', async () => {
   // The reads each route makes after the key's checks, failing as a lost database would.
-  const ROUTE_READS = new Set(['siteMetrics', 'getPlan', 'listPlans', 'countPlans', 'planActiveMemberCounts', 'listMemberSummaries', 'listMemberships', 'listMemberEvents', 'listContentViews']);
-  const failing = new Proxy(store, {
-    get: (target, name, receiver) => (ROUTE_READS.has(String(name)) ? () => Promise.reject(new Error('the database is gone')) : Reflect.get(target, name, receiver)),
-  });
+  const ROUTE_READS = ['siteMetrics', 'getPlan', 'listPlans', 'countPlans', 'planActiveMemberCounts', 'listMemberSummaries', 'listMemberships', 'listMemberEvents', 'listContentViews'];
+  const failing = failingStore(store, ROUTE_READS, 'the database is gone');
   const broken = await createServiceApp({ store: failing, clock });
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
