@@ -24,7 +24,7 @@ import { createSite } from '../src/service/domain/sites';
 import { createMemoryStore } from '../src/service/store/memory';
 import { adminRequest, type AdminResponse } from './support/admin-request';
 import { failingStore } from './support/failing-store';
-import { documentedResponses, seenResponses, validateAgainstOpenApi } from './support/openapi-validator';
+import { documentedResponses, seenResponses, validateAgainstOpenApi } from './support/admin-openapi';
 
 // --------------------------------------------------------------------------------------- data
 

@@ -12,6 +12,8 @@ import type { CardDetails } from '../../src/service/payments/processor';
 import { createMemoryStore } from '../../src/service/store/memory';
 import { openSqliteStore } from '../../src/service/store/sqlite';
 import type { Store } from '../../src/service/store/store';
+import { memberOpenApi, validated } from '../support/member-openapi';
+import type { OpenApiValidator } from '../support/openapi-validator';
 import { POSTGRES_URL, describePostgres, newPostgresStore } from '../support/postgres';
 
 export type StoreFactory = () => Store | Promise<Store>;
@@ -48,7 +50,10 @@ export interface MemberCtx {
   now(): number;
   /** Moves the clock forward. */
   advance(ms: number): void;
-  /** Any request; `Origin: http://demo.localhost` unless `origin` is given (null: none). */
+  /**
+   * Any request; `Origin: http://demo.localhost` unless `origin` is given (null: none). Every
+   * response is held against the member API's OpenAPI document before the test sees it.
+   */
   request(path: string, init?: RequestOptions): Promise<Response>;
   /** POST /members with a JSON body (`ORIGIN`). */
   signUp(body: unknown, base?: string): Promise<Response>;
@@ -69,12 +74,17 @@ export interface RequestOptions {
   /** The Origin header; `null` to send none. Default ORIGIN. */
   origin?: string | null;
   token?: string;
+  /** The client's address, as the server hands it to the app; without one the limits per client address do not apply. */
+  remoteAddress?: string;
 }
 
-export async function buildMemberCtx(newStore: StoreFactory): Promise<MemberCtx> {
-  let now = FIXTURE_NOW;
-  const { app, store, sites } = await createMockApp({ clock: () => now, store: await newStore() });
-  const request = async (path: string, init: RequestOptions = {}): Promise<Response> => {
+/**
+ * `request` of a member context for `app`: every response is held against the member API's
+ * OpenAPI document (`validator`) before the caller sees it. buildMemberCtx's; a test that builds
+ * another app over the same store (a failing store, another password hasher) uses it too.
+ */
+export function requestFor(app: Hono, validator: OpenApiValidator = memberOpenApi): MemberCtx['request'] {
+  return async (path, init = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     const origin = init.origin === undefined ? ORIGIN : init.origin;
     if (origin !== null) headers.origin = origin;
@@ -84,8 +94,21 @@ export async function buildMemberCtx(newStore: StoreFactory): Promise<MemberCtx>
     else if (init.json !== undefined) body = JSON.stringify(init.json);
     if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     const url = path.startsWith('http') ? path : `http://svc.test${path}`;
-    return app.request(url, { method: init.method ?? 'GET', headers, ...(body !== undefined && { body }) });
+    const method = init.method ?? 'GET';
+    const env = init.remoteAddress === undefined ? undefined : { remoteAddress: init.remoteAddress };
+    return validated(validator, method, url, await app.request(url, { method, headers, ...(body !== undefined && { body }) }, env));
   };
+}
+
+export interface MemberCtxOptions {
+  /** The OpenAPI validator responses are held against; the member suites' shared one by default. */
+  validator?: OpenApiValidator;
+}
+
+export async function buildMemberCtx(newStore: StoreFactory, { validator = memberOpenApi }: MemberCtxOptions = {}): Promise<MemberCtx> {
+  let now = FIXTURE_NOW;
+  const { app, store, sites } = await createMockApp({ clock: () => now, store: await newStore() });
+  const request = requestFor(app, validator);
   const ctx: MemberCtx = {
     app,
     store,

@@ -3,7 +3,7 @@
  * (`app.request`) and checks the response against the OpenAPI document before the test sees it.
  */
 import type { Hono } from 'hono';
-import { validateAgainstOpenApi } from './openapi-validator';
+import { validateAgainstOpenApi } from './admin-openapi';
 
 export interface AdminResponse<T = unknown> {
   status: number;

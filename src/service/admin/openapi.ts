@@ -6,30 +6,14 @@
  * against it.
  */
 import { SCOPES } from '../../contract/admin';
-import { headers, parameters, responses, type OpenApiObject } from './openapi/http';
+import type { OpenApiDocument } from '../openapi/document';
+import { headers, parameters, responses } from './openapi/http';
 import { paths } from './openapi/paths';
-import { schemas, type Schema } from './openapi/schemas';
+import { schemas } from './openapi/schemas';
 
-export type { OpenApiObject } from './openapi/http';
+export type { OpenApiDocument, OpenApiObject } from '../openapi/document';
 export type { Schema } from './openapi/schemas';
 export { ERROR_CODES } from './openapi/schemas';
-
-/** Loosely typed: enough structure to walk, no claim to model all of OpenAPI. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
-  servers: { url: string; description?: string }[];
-  security: Record<string, string[]>[];
-  tags: { name: string; description?: string }[];
-  paths: Record<string, Record<string, OpenApiObject>>;
-  components: {
-    securitySchemes: Record<string, OpenApiObject>;
-    schemas: Record<string, Schema>;
-    parameters: Record<string, OpenApiObject>;
-    headers: Record<string, OpenApiObject>;
-    responses: Record<string, OpenApiObject>;
-  };
-}
 
 const description = `Read-only access to one site's data: the site, its plans, members, memberships, member events and content library views.
 

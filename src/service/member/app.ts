@@ -2,6 +2,7 @@
  * The member API under /member/v1 (docs/member-api.md): what the widget calls. Every route is
  * scoped to one site by its subdomain; browsers may call it only from that site's origins. Its
  * rooms, in the order docs/member-api.md tells them; what they share is built once (./context).
+ * GET /openapi.json describes them all (./openapi.ts).
  */
 import { Hono } from 'hono';
 import { accountRoutes } from './account-routes';
@@ -12,6 +13,7 @@ import { demoMailboxRoute } from './demo-mailbox';
 import { emailChangeRoutes } from './email-change-routes';
 import { meRoutes } from './me-routes';
 import { methodsNotAllowed } from './methods';
+import { openApiDocument } from './openapi';
 import { passwordResetRoutes } from './password-reset-routes';
 import { sessionRoutes } from './session-routes';
 import { signInCodeRoute } from './sign-in-code-route';
@@ -26,6 +28,11 @@ export const MEMBER_BASE_PATH = '/member/v1';
 export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
   const ctx = memberContext(options);
+  // Its description (./openapi.ts): outside /sites/{subdomain}, so no site scope; public, the
+  // same for every site, and readable from any origin (editors and generators on the web).
+  const openApiBody = JSON.stringify(openApiDocument);
+  const openApiHeaders = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+  app.get('/openapi.json', () => new Response(openApiBody, { headers: openApiHeaders }));
   siteScope(app, ctx.store); //   the site by its subdomain, CORS
   siteRoutes(app, { ...ctx, stripeJsUrl: options.stripeJsUrl }); // GET /config, /plans, /plans/{publicId}
   signupRoute(app, ctx); //       POST /members

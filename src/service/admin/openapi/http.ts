@@ -6,15 +6,10 @@
 import type { ErrorCode } from '../../../contract/admin';
 import { TEXT_RULE } from '../../domain/validation';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../params';
+import { componentRef, json, type OpenApiObject } from '../../openapi/document';
 import { errorBodyWith, type Schema } from './schemas';
 
-export type OpenApiObject = { [field: string]: unknown };
-
-export const componentRef = (kind: 'parameters' | 'headers' | 'responses', name: string) => ({
-  $ref: `#/components/${kind}/${name}`,
-});
-
-export const json = (schema: Schema) => ({ 'application/json': { schema } });
+export { componentRef, json, type OpenApiObject } from '../../openapi/document';
 
 // ------------------------------------------------------------------------------ Query parameters
 

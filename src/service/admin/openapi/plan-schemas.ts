@@ -1,6 +1,6 @@
 /** The Plan schemas: a oneOf by `type`, with the PlanExpiration and billing parts of spec 2.2. */
 import { INTERVAL_UNITS, PLAN_STATUSES, PLAN_TYPES, type PlanType } from '../../../contract/admin';
-import { count, currency, dateTime, id, money, object, oneOfValues, schemaRef, str, taggedUnion, type Schema } from './schema-helpers';
+import { count, currency, dateTime, id, money, object, oneOfValues, schemaRef, str, taggedUnion, type Schema } from '../../openapi/schema-helpers';
 
 
 const Interval = object(

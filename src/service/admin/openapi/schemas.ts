@@ -12,9 +12,21 @@ import {
   type ErrorCode,
 } from '../../../contract/admin';
 import { planSchemas } from './plan-schemas';
-import { count, currency, dateTime, described, id, object, oneOfValues, schemaRef, str, type Schema } from './schema-helpers';
+import {
+  count,
+  currency,
+  dateTime,
+  described,
+  errorBodyWith as anyErrorBodyWith,
+  id,
+  object,
+  oneOfValues,
+  schemaRef,
+  str,
+  type Schema,
+} from '../../openapi/schema-helpers';
 
-export { dateTime, object, schemaRef, type Schema } from './schema-helpers';
+export { dateTime, object, schemaRef, type Schema } from '../../openapi/schema-helpers';
 
 /** Every error code, in the order of spec section 7; the check below keeps it in step with ErrorCode. */
 export const ERROR_CODES = [
@@ -276,12 +288,5 @@ export const schemas: Record<string, Schema> = {
   ErrorCode: ErrorCodeSchema,
 };
 
-/** The error body with `code` narrowed to the codes one status can carry. */
-export function errorBodyWith(codes: readonly ErrorCode[]): Schema {
-  return {
-    allOf: [
-      schemaRef('ErrorBody'),
-      { properties: { errors: { items: { properties: { code: { enum: [...codes] } } } } } },
-    ],
-  };
-}
+/** The error body with `code` narrowed to the Admin API codes one status can carry. */
+export const errorBodyWith = (codes: readonly ErrorCode[]): Schema => anyErrorBodyWith(codes);

@@ -1,4 +1,7 @@
-/** Small builders for the JSON Schemas (2020-12) the OpenAPI document embeds. */
+/**
+ * Small builders for the JSON Schemas (2020-12) the OpenAPI documents embed: the Admin API's
+ * (../admin/openapi.ts) and the member API's (../member/openapi.ts) build with the same ones.
+ */
 /** A JSON Schema (2020-12) object, as OpenAPI 3.1 embeds it. */
 export type Schema = { [keyword: string]: unknown };
 
@@ -41,5 +44,18 @@ export function taggedUnion(propertyName: string, mapping: Record<string, string
       propertyName,
       mapping: Object.fromEntries(Object.entries(mapping).map(([tag, name]) => [tag, `#/components/schemas/${name}`])),
     },
+  };
+}
+
+/**
+ * The error body (the component `ErrorBody` each document defines) with `code` narrowed to the
+ * codes one response can carry: a client reading the document learns which codes to branch on.
+ */
+export function errorBodyWith<Code extends string>(codes: readonly Code[]): Schema {
+  return {
+    allOf: [
+      schemaRef('ErrorBody'),
+      { properties: { errors: { items: { properties: { code: { enum: [...codes] } } } } } },
+    ],
   };
 }
