@@ -38,5 +38,7 @@ const validator = createOpenApiValidator(
 export const validateAgainstOpenApi = validator.validate;
 /** The (operation, status) pairs validated so far in this worker, sorted. */
 export const seenResponses = validator.seenResponses;
+/** Forgets the pairs seen so far (by other files of this worker): openapi.test.ts starts with it. */
+export const forgetSeenResponses = validator.forgetSeen;
 /** Every (operation, status) pair the document describes, including the two fallbacks; sorted. */
 export const documentedResponses = validator.documentedResponses;

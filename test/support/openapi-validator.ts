@@ -53,6 +53,11 @@ export interface OpenApiValidator {
   validate(method: string, path: string, response: ValidatedResponse): void;
   /** The (operation, status) pairs validated so far, sorted. */
   seenResponses(): ResponseKey[];
+  /**
+   * Forgets what was seen: a coverage test calls it as its file starts, so pairs that other
+   * files of the same worker saw (suites share a worker's modules) do not count for it.
+   */
+  forgetSeen(): void;
   /** Every (operation, status) pair the document describes, the fallbacks' included; sorted. */
   documentedResponses(): ResponseKey[];
 }
@@ -265,6 +270,7 @@ export function createOpenApiValidator(
     },
 
     seenResponses: () => [...seen.values()].sort(byKey),
+    forgetSeen: () => seen.clear(),
 
     documentedResponses() {
       const keys: ResponseKey[] = [];
