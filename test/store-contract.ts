@@ -25,6 +25,8 @@ import { sessionTests } from './store-contract/sessions';
 import { siteDefinitionTests } from './store-contract/site-definition';
 import { siteTests } from './store-contract/sites';
 import { testProcessorTests } from './store-contract/test-processor';
+import { webhookAnnouncementTests } from './store-contract/webhook-announcements';
+import { webhookTests } from './store-contract/webhooks';
 
 export function runStoreContract(name: string, newStore: () => Store | Promise<Store>): void {
   describe(name, () => {
@@ -56,6 +58,8 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     limitTests(ctx);
     testProcessorTests(ctx);
     processorEventTests(ctx);
+    webhookTests(ctx);
+    webhookAnnouncementTests(ctx);
     definitionReadTests(ctx);
     bulkLoadTests(ctx);
   });

@@ -85,6 +85,43 @@ describePostgres('postgres store, concurrent writers', () => {
     expect((await via(0).claimMail(T0, 10, 60_000)).map((m) => m.id)).toEqual([held]);
   });
 
+  test('claimWebhookDeliveries from two pools at once: disjoint claims, at most one delivery of an endpoint in flight, every endpoint\'s first taken', async () => {
+    const { site, via } = await twoProcesses(0);
+    const endpoints = [];
+    for (let i = 0; i < 30; i++) {
+      endpoints.push(await via(0).createWebhookEndpoint({
+        siteId: site.id, url: `https://h${i}.example.com/`, allowPrivate: false, secret: 'whsec_x', source: 'cli', createdAt: T0,
+      }));
+    }
+    const message = (n: number) => ({ siteId: site.id, publicId: `msg_race${n}`, type: 'conversion' as const, body: `{"n":${n}}`, createdAt: T0 });
+    // Two messages: each endpoint has two pending deliveries, of which only the first may go.
+    expect(await via(0).queueWebhooks([message(1), message(2)])).toBe(60);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => via(i).claimWebhookDeliveries(T0, 5, 60_000)));
+    const claimed = claims.flat();
+    expect(new Set(claimed.map((d) => d.id)).size).toBe(claimed.length);
+    expect(new Set(claimed.map((d) => d.endpointId)).size).toBe(claimed.length);
+    expect(claimed.length).toBe(30);
+    expect(claimed.every((d) => d.messageId === 'msg_race1')).toBe(true);
+    expect(await via(1).claimWebhookDeliveries(T0, 50, 60_000)).toEqual([]);
+  });
+
+  test('claimWebhookDeliveries skips a delivery another sender holds locked instead of waiting for it', async () => {
+    const { url, site, via } = await twoProcesses(0);
+    for (const host of ['held', 'free']) {
+      await via(0).createWebhookEndpoint({ siteId: site.id, url: `https://${host}.example.com/`, allowPrivate: false, secret: 'whsec_x', source: 'cli', createdAt: T0 });
+    }
+    await via(0).queueWebhooks([{ siteId: site.id, publicId: 'msg_held', type: 'conversion', body: '{}', createdAt: T0 }]);
+    const [held, free] = (await via(0).listWebhookDeliveries(site.id, {}, { limit: 10 })).items.map((d) => d.id).sort((a, b) => a - b);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    cleanups.push(() => other.end());
+    await other.query('BEGIN');
+    await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [held]);
+    expect((await via(1).claimWebhookDeliveries(T0, 10, 60_000)).map((d) => d.id)).toEqual([free]);
+    await other.query('ROLLBACK');
+    expect((await via(0).claimWebhookDeliveries(T0, 10, 60_000)).map((d) => d.id)).toEqual([held]);
+  });
+
   test('20 concurrent queueRequestedMail at a send limit of 3 per address, through two pools: exactly 3 are queued, with their tokens', async () => {
     const { site, members: [ann], via } = await twoProcesses();
     const limits: SendLimits = { kinds: ['signInCode'], since: T0, perAddress: 3, perSite: 100 };

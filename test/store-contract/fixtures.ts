@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Page, PageRequest, Range } from '../../src/service/store/queries';
 import type { NewMember, NewPlan, NewSite, PlanTerms, SiteRecord } from '../../src/service/store/records';
 import type { Store } from '../../src/service/store/store';
+import type { NewWebhookEndpoint } from '../../src/service/store/webhook-records';
 
 /** A fresh store per test, holding two sites: most tests work in `a` and plant noise in `b`. */
 export interface Ctx {
@@ -173,4 +174,17 @@ export async function expectRangeFilter(
     const everything = await run({ from: -8.64e15, to: 8.64e15 });
     for (const id of absent) expect(everything).not.toContain(id);
   }
+}
+
+/** A webhook endpoint of the site (issue 31): every type, a public https URL, a secret of its own. */
+export function newEndpoint(siteId: number, overrides: Partial<NewWebhookEndpoint> = {}): NewWebhookEndpoint {
+  return {
+    siteId,
+    url: 'https://hooks.example.com/svc',
+    allowPrivate: false,
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    source: 'cli',
+    createdAt: T0,
+    ...overrides,
+  };
 }

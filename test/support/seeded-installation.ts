@@ -2,8 +2,8 @@
  * An installation with a row in every table, for the suites that move or copy a whole database:
  * `svc seed` (the demo site, 300 members with their memberships, payments, events and views), a
  * site file applied (the newsletter), an Admin API key, and members who used the member API (a
- * session, metadata, a replaced card, mail and its links, limits). `withService` runs the service
- * over any database in this process, as `svc serve` builds it.
+ * session, metadata, a replaced card, mail and its links, limits, webhooks announced and attempted).
+ * `withService` runs the service over any database in this process, as `svc serve` builds it.
  */
 import { join } from 'node:path';
 import type { Hono } from 'hono';
@@ -45,6 +45,12 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
   const carded = { email: 'carded@example.com', password: 'carded password' };
   const forgetful = { email: 'forgetful@example.com', password: 'forgetful password' };
   const seeded = await withService(db, async (api) => {
+    // A webhook endpoint (issue 31), there before the sign-ups: each announces `member.created`.
+    const site = (await api.store.getSiteBySubdomain(NEWSLETTER.subdomain))!;
+    await api.store.createWebhookEndpoint({
+      siteId: site.id, url: 'https://hooks.example.com/newsletter', allowPrivate: false, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      source: 'cli', createdAt: Date.now(),
+    });
     const one = await api.signUp(reader);
     await api.expect(200, 'PATCH', '/me/metadata', { newsletter: { issues: [39, 40], format: 'html' } }, one.token);
     const two = await api.signUp(carded);
@@ -69,6 +75,11 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     };
     await api.store.recordTestProcessorIntent(intent, intent.createdAt - 86_400_000);
     await api.store.settleTestProcessorIntent(intent.id, { status: 'succeeded', chargeId: 'ch_test_seeded_1', invoiceId: 'in_test_seeded_1' });
+    // The first delivery attempted and refused, to be tried again: an attempt's row; the others wait behind it.
+    const [delivery] = await api.store.claimWebhookDeliveries(Date.now(), 1, 60_000);
+    expect(await api.store.finishWebhookAttempt(delivery!.id, delivery!.leaseUntil, {
+      at: Date.now(), durationMs: 35, ok: false, status: 503, answer: 'busy',
+    }, { next: { retryAt: Date.now() + 5_000 }, endpoint: { failingSince: Date.now() } })).toBe(true);
     // A billing run under way when the service stopped holds its lease.
     expect(await api.store.tryLease('billing-run', 'a stopped process', Date.now(), 5 * 60_000)).toBe(true);
     const first = await api.admin(adminKey, '/members', { 'x-items-after': '5' });

@@ -59,8 +59,10 @@ async function expectTakenOver(store: Store) {
 const DAY = 86_400_000;
 /** What SQLite's migration 13 (PostgreSQL's 6) added: the indexes Stripe's events are found by. */
 const DROP_EVENT_INDEXES = 'DROP INDEX invoices_site_charge; DROP INDEX payment_methods_site_processor; DROP INDEX members_site_processor_customer;';
-/** What SQLite's migration 15 (PostgreSQL's 8) added: a downgrade waiting for its period's end. */
-const DROP_NEXT_PLAN = 'ALTER TABLE memberships DROP COLUMN next_plan_id;';
+/** What SQLite's migration 16 (PostgreSQL's 9) added: webhooks (issue 31), children first. */
+const DROP_WEBHOOKS = 'DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_messages; DROP TABLE webhook_endpoints;';
+/** What SQLite's migrations 15 and later (PostgreSQL's 8 and later) added: a downgrade waiting for its period's end, then the rest. */
+const DROP_NEXT_PLAN = `${DROP_WEBHOOKS} ALTER TABLE memberships DROP COLUMN next_plan_id;`;
 /** What SQLite's migrations 14 and later (PostgreSQL's 7 and later) added: the test processor's intents, then the rest. */
 const DROP_INTENTS = `${DROP_NEXT_PLAN} DROP TABLE test_processor_intents; ALTER TABLE test_processor_cards DROP COLUMN authentication;`;
 

@@ -3,8 +3,10 @@
  * (siteId, hashes) never leak, and absent values stay `undefined`, which JSON.stringify omits.
  */
 import type { ContentView, Member, MemberEvent, Membership, Plan, Site, SiteMetrics } from '../../contract/admin';
+import type { Invoice } from '../../contract/webhooks';
 import type {
   ContentViewRecord,
+  InvoiceRecord,
   MemberEventRecord,
   MemberSummary,
   MembershipRecord,
@@ -91,5 +93,23 @@ export function toContentView(r: ContentViewRecord): ContentView {
     node: { id: r.node.id, name: r.node.name, type: r.node.type },
     spaceNode: { id: r.space.id, name: r.space.name },
     viewedAt: iso(r.viewedAt),
+  };
+}
+
+export function toInvoice(r: InvoiceRecord): Invoice {
+  return {
+    id: r.id,
+    memberId: r.memberId,
+    planId: r.planId,
+    membershipId: r.membershipId,
+    status: r.status,
+    subTotalCents: r.subTotalCents,
+    taxCents: r.taxCents,
+    totalCents: r.totalCents,
+    currency: r.currency,
+    description: r.description,
+    processorInvoiceId: r.processorInvoiceId,
+    processorChargeId: r.processorChargeId,
+    createdAt: iso(r.createdAt),
   };
 }

@@ -30,11 +30,12 @@ import type { ProcessorFor } from '../payments/processor-for';
 import { ConflictError } from '../store/errors';
 import type { MembershipFilter } from '../store/queries';
 import type { MemberRecord, MembershipPatch, MembershipRecord, NewInvoice, PaymentMethodRecord, PlanRecord, SiteRecord } from '../store/records';
-import type { Store } from '../store/store';
+import type { MembershipAnnouncement, Store } from '../store/store';
 import { formatMoney } from './money';
 import { ENDING_NOTICE_MS, endingSoonMails, paymentFailedMails, receiptMails } from './notices';
 import { advanceMultiPayment, inTrial, membershipStatus, renewSubscription, type MembershipTerms } from './membership-terms';
 import { quotePlan } from './quote';
+import { WEBHOOK_HISTORY_MS } from '../webhooks/retry-schedule';
 
 export const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 export const MAX_ATTEMPTS = 4;
@@ -85,6 +86,8 @@ export interface RenewalReport {
   sessionsDeleted: number;
   /** Rate cells, throttled keys and leases deleted because they limit nothing any more. */
   limitsDeleted: number;
+  /** Webhook attempts, deliveries and messages older than WEBHOOK_HISTORY_MS deleted. */
+  webhookRecordsDeleted: number;
   /** Another run (another process's) held the billing lease: this one did nothing. */
   busy: boolean;
 }
@@ -93,7 +96,7 @@ export interface RenewalReport {
 export type RenewalErrorHandler = (error: unknown, what: string) => void;
 
 const emptyReport = (): RenewalReport => ({
-  charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0, sessionsDeleted: 0, limitsDeleted: 0, busy: false,
+  charged: 0, failed: 0, ended: 0, expired: 0, waiting: 0, errors: 0, sessionsDeleted: 0, limitsDeleted: 0, webhookRecordsDeleted: 0, busy: false,
 });
 
 const realTime = (deps: RenewalDeps) => (deps.realClock ?? deps.clock)();
@@ -148,6 +151,12 @@ async function sweep(deps: RenewalDeps, report: RenewalReport, onError: RenewalE
     report.errors++;
     onError(error, 'the expired limits could not be deleted');
   }
+  try {
+    report.webhookRecordsDeleted = await deps.store.deleteOldWebhookRecords(deps.clock() - WEBHOOK_HISTORY_MS);
+  } catch (error) {
+    report.errors++;
+    onError(error, 'the old webhook deliveries could not be deleted');
+  }
 }
 
 /**
@@ -194,11 +203,11 @@ async function renewSite(
   // Access that has ended is not billed: expire and end first (every member's, imported ones
   // too), then charge what is still active and due.
   await each({ status: 'active', expires: { to: now + 1 } }, async (membership) => {
-    await deps.store.updateMembership(site.id, membership.id, { status: 'expired', billingPeriodEnd: null });
+    await deps.store.updateMembership(site.id, membership.id, { status: 'expired', billingPeriodEnd: null }, 'membership.ended');
     report.expired++;
   });
   await each({ status: 'active', cancels: { to: now + 1 } }, async (membership) => {
-    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
+    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null }, 'membership.ended');
     report.ended++;
   });
   // A week before a membership ends (cancelled at period end, or a plan that expires), its member
@@ -329,7 +338,7 @@ async function bill(
 ): Promise<void> {
   const now = deps.clock();
   if (membership.cancelsAt !== undefined && membership.cancelsAt <= now) {
-    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null });
+    await deps.store.updateMembership(site.id, membership.id, { status: 'cancelled', billingPeriodEnd: null }, 'membership.ended');
     report.ended++;
     return;
   }
@@ -374,7 +383,7 @@ export async function recordCharge(
   const { store, clock } = deps;
   const now = clock();
   const { plan, member, dueAt, failures } = due;
-  const update = (patch: MembershipPatch) => store.updateMembership(site.id, membership.id, patch);
+  const update = (patch: MembershipPatch, announce?: MembershipAnnouncement) => store.updateMembership(site.id, membership.id, patch, announce);
   const amount = formatMoney(due.amountCents, due.currency, site.locale);
   // The notice goes with the invoice: a receipt for a payment, a word about a failed one.
   const notices = outcome.paid ? [] : paymentFailedMails(site, member, plan, membership.id, dueAt, amount, now, outcome.reason);
@@ -402,7 +411,7 @@ export async function recordCharge(
   if (outcome.paid) {
     if (plan.id !== membership.planId) {
       // The downgrade waiting for this renewal takes effect: the membership is on the new plan at its price.
-      await update({ ...termsPatch(nextTerms(membership, plan)), planId: plan.id, billing: null, nextPlanId: null });
+      await update({ ...termsPatch(nextTerms(membership, plan)), planId: plan.id, billing: null, nextPlanId: null }, 'membership.renewed');
       await store.createMemberEvents([
         {
           siteId: site.id, memberId: membership.memberId, eventType: 'planChanged', createdAt: now,
@@ -410,7 +419,7 @@ export async function recordCharge(
         },
       ]);
     } else {
-      await update(termsPatch(nextTerms(membership, plan)));
+      await update(termsPatch(nextTerms(membership, plan)), 'membership.renewed');
     }
     report.charged++;
     return;
@@ -427,7 +436,7 @@ export async function recordCharge(
   ]);
   report.failed++;
   if (failures + 1 >= MAX_ATTEMPTS) {
-    await update({ status: 'cancelled', paymentFailure: true, billingPeriodEnd: null });
+    await update({ status: 'cancelled', paymentFailure: true, billingPeriodEnd: null }, 'membership.ended');
     await store.createMemberEvents([
       { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: plan.id, reason: 'paymentFailed' }, createdAt: now },
     ]);

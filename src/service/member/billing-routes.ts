@@ -235,7 +235,7 @@ async function cancelAtPeriodEnd({ store, clock }: Pick<BillingDeps, 'store' | '
   if (!running) throw MemberError.of(409, 'notCancellable', 'Only a running subscription can be cancelled', 'id');
   if (membership.cancelsAt !== undefined) return membership;
   // A downgrade waiting for the period's end goes with it (decision 0036).
-  const updated = (await store.updateMembership(site.id, membership.id, { cancelsAt: membership.billingPeriodEnd!, nextPlanId: null }))!;
+  const updated = (await store.updateMembership(site.id, membership.id, { cancelsAt: membership.billingPeriodEnd!, nextPlanId: null }, 'membership.cancelled'))!;
   await store.createMemberEvents([
     { siteId: site.id, memberId: membership.memberId, eventType: 'cancellation', details: { planId: membership.planId }, createdAt: clock() },
   ]);

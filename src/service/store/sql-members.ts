@@ -295,6 +295,8 @@ export const BILLING = {
 export const PROCESSOR_EFFECTS = {
   /** The first by id: a charge should have one invoice. Values: site id, charge id. */
   invoiceByCharge: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND processor_charge_id = ? ORDER BY id LIMIT 1`,
+  /** The paid invoices of the charge, by id: those a refund changes (and announces). Values: site id, charge id. */
+  paidOfCharge: `SELECT id FROM invoices WHERE site_id = ? AND processor_charge_id = ? AND status = 'paid'`,
   /** An already refunded invoice is rewritten as it is, so it is answered too; a failed one is left. Values: site id, charge id. */
   refund: `UPDATE invoices SET status = 'refunded' WHERE site_id = ? AND processor_charge_id = ? AND status IN ('paid', 'refunded')
     RETURNING ${INVOICE_COLUMNS}`,

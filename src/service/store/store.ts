@@ -75,6 +75,22 @@ import type {
   PlanFilter,
 } from './queries';
 import type { SiteChangeSet, SiteDefinition } from './site-definition';
+import type {
+  ClaimedWebhookDelivery,
+  NewWebhookAttempt,
+  NewWebhookEndpoint,
+  NewWebhookMessage,
+  WebhookAttemptRecord,
+  WebhookAttemptResult,
+  WebhookDeliveryFilter,
+  WebhookDeliveryRecord,
+  WebhookEndpointPatch,
+  WebhookEndpointRecord,
+} from './webhook-records';
+import type { WebhookEventType } from '../../contract/webhooks';
+
+/** The webhooks a membership's change may announce. */
+export type MembershipAnnouncement = Extract<WebhookEventType, 'membership.cancelled' | 'membership.renewed' | 'membership.ended'>;
 
 export interface Store {
   /** Returns the named secret, creating it with `create()` the first time; stable across restarts. */
@@ -116,7 +132,11 @@ export interface Store {
   /** The site's custom sign-up fields, by position, then id; archived ones are left out. */
   listSignupFields(siteId: number): Promise<SignupFieldRecord[]>;
 
-  /** Throws ConflictError (field `email`) when the site has a member with that e-mail already. */
+  /**
+   * Throws ConflictError (field `email`) when the site has a member with that e-mail already.
+   * Announces no `member.created`: this is the bulk writer (`svc seed`, imports), whose members
+   * did not just sign up; signUpMember announces the members who do.
+   */
   createMembers(members: readonly NewMember[]): Promise<number[]>;
   getMember(siteId: number, id: number): Promise<MemberRecord | undefined>;
   /** Looks the e-mail up exactly (callers lower-case it). */
@@ -179,9 +199,11 @@ export interface Store {
   /**
    * Changes the membership's state; answers the membership after it, or undefined when there is
    * no such membership in the site (nothing changes then). A status change moves siteMetrics and
-   * planActiveMemberCounts at once, as creating a membership does.
+   * planActiveMemberCounts at once, as creating a membership does. `announce` names the webhook
+   * the change is (a cancellation, a renewal, an end), written in the same transaction with the
+   * membership after it (issue 31).
    */
-  updateMembership(siteId: number, id: number, patch: MembershipPatch): Promise<MembershipRecord | undefined>;
+  updateMembership(siteId: number, id: number, patch: MembershipPatch, announce?: MembershipAnnouncement): Promise<MembershipRecord | undefined>;
 
   /**
    * Saves the member's card, replacing the one saved before (a member has at most one), in one
@@ -210,7 +232,7 @@ export interface Store {
    * Adds the batch's invoices in one transaction, all or none, as createInvoice one after another
    * would (ids in input order). On a bad row, a processor invoice id taken by an earlier row of
    * the batch included, it throws what createInvoice would for the first row it rejects, and
-   * nothing changes.
+   * nothing changes. Announces no payment: the seed's history, not charges made now.
    */
   createInvoices(invoices: readonly NewInvoice[]): Promise<void>;
   /** The member's invoices, newest first (createdAt, then id, descending); failed attempts included. */
@@ -402,6 +424,50 @@ export interface Store {
   removePaymentMethodsOfCustomer(siteId: number, processorCustomerId: string): Promise<number[]>;
 
   /**
+   * A site's webhook endpoints (issue 31; ./webhook-records). `createWebhookEndpoint` throws
+   * MissingReferenceError (`siteId`) for an unknown site; endpoints are listed in id order.
+   * Deleting one deletes its deliveries and their attempts.
+   */
+  createWebhookEndpoint(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRecord>;
+  getWebhookEndpoint(siteId: number, id: number): Promise<WebhookEndpointRecord | undefined>;
+  listWebhookEndpoints(siteId: number): Promise<WebhookEndpointRecord[]>;
+  updateWebhookEndpoint(siteId: number, id: number, patch: WebhookEndpointPatch): Promise<WebhookEndpointRecord | undefined>;
+  deleteWebhookEndpoint(siteId: number, id: number): Promise<boolean>;
+  /**
+   * Announces messages outside any other write, in one transaction: one pending delivery, due
+   * at the message's `createdAt`, per enabled endpoint of its site that wants its type; a
+   * message no endpoint wants is not kept. Answers the number of deliveries made. The store's
+   * own writes that announce a change (signUpMember, createMemberships, updateMembership with
+   * `announce`, createInvoice, markInvoiceRefunded, createMemberEvents, updateMember,
+   * updateMemberMetadata, redeemMemberToken) write theirs the same way in their transaction.
+   */
+  queueWebhooks(messages: readonly NewWebhookMessage[]): Promise<number>;
+  /**
+   * Claims up to `limit` deliveries for `leaseMs`, each the oldest pending delivery of an
+   * enabled endpoint and due at `now`, so an endpoint gets its messages one at a time and in
+   * order; no other claim returns them until the lease ends (a worker that dies mid-attempt
+   * leaves its delivery to the next).
+   */
+  claimWebhookDeliveries(now: EpochMs, limit: number, leaseMs: number): Promise<ClaimedWebhookDelivery[]>;
+  /**
+   * Records an attempt and what follows it, in one transaction, when the delivery is still
+   * pending under the claim that ends at `leaseUntil`; false otherwise (nothing recorded).
+   */
+  finishWebhookAttempt(deliveryId: number, leaseUntil: EpochMs, attempt: NewWebhookAttempt, result: WebhookAttemptResult): Promise<boolean>;
+  getWebhookDelivery(siteId: number, id: number): Promise<WebhookDeliveryRecord | undefined>;
+  /** Newest first: `afterId` pages to smaller ids. */
+  listWebhookDeliveries(siteId: number, filter: WebhookDeliveryFilter, page: PageRequest): Promise<Page<WebhookDeliveryRecord>>;
+  /** The delivery's attempts, oldest first. */
+  listWebhookAttempts(siteId: number, deliveryId: number): Promise<WebhookAttemptRecord[]>;
+  /**
+   * Sends a delivery's message to its endpoint again: a new pending delivery (`replayOf` the
+   * given one, the same message and `webhook-id`) due at `now`; undefined for an unknown delivery.
+   */
+  replayWebhookDelivery(siteId: number, deliveryId: number, now: EpochMs): Promise<WebhookDeliveryRecord | undefined>;
+  /** Deletes attempts made before `before`, finished deliveries that ended before it, and messages left with no delivery; answers how many rows went. */
+  deleteOldWebhookRecords(before: EpochMs): Promise<number>;
+
+  /**
    * Runs `work`, a bulk load (`svc seed` into an installation without members), against a store
    * that writes as fast as this one can; answers what `work` answers. On PostgreSQL the load is
    * one transaction, all or nothing, whose member tables check their foreign keys once at the
@@ -478,3 +544,21 @@ export type LeaseMethods = Pick<Store, 'tryLease' | 'releaseLease'>;
 export type ProcessorEventMethods = Pick<Store, 'recordProcessorEvent'>;
 /** What a processor's events change in the billing records (decision 0033): each implementation's payments file. */
 export type ProcessorEffectMethods = Pick<Store, 'getInvoiceByCharge' | 'markInvoiceRefunded' | 'removePaymentMethodByProcessorId' | 'removePaymentMethodsOfCustomer'>;
+
+/** A site's webhook endpoints and their deliveries (issue 31): each implementation's webhooks file. */
+export type WebhookMethods = Pick<
+  Store,
+  | 'createWebhookEndpoint'
+  | 'getWebhookEndpoint'
+  | 'listWebhookEndpoints'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'queueWebhooks'
+  | 'claimWebhookDeliveries'
+  | 'finishWebhookAttempt'
+  | 'getWebhookDelivery'
+  | 'listWebhookDeliveries'
+  | 'listWebhookAttempts'
+  | 'replayWebhookDelivery'
+  | 'deleteOldWebhookRecords'
+>;

@@ -59,3 +59,6 @@ export function nextAttemptAt(firstAttemptAt: number, attemptsMade: number): num
 export function shouldDisable(failingSince: number, now: number): boolean {
   return now - failingSince >= DISABLE_AFTER_FAILING_MS;
 }
+
+/** How long attempts (and the deliveries and messages they belong to, once finished) are kept: 30 days. */
+export const WEBHOOK_HISTORY_MS = 30 * DAY;

@@ -55,4 +55,10 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   // The Stripe events each site's webhook handled (decision 0033): copied, so a delivery Stripe
   // repeats after a move is still handled once.
   { name: 'processor_events', key: ['site_id', 'event_id'], generatedId: false },
+  // Webhooks (issue 31): endpoints, the messages announced to them, their deliveries (pending ones
+  // too, so a move loses no message) and attempts.
+  withId('webhook_endpoints'),
+  withId('webhook_messages'),
+  withId('webhook_deliveries'),
+  withId('webhook_attempts'),
 ];

@@ -7,6 +7,9 @@
 import type { MemberMetadata } from '../../../contract/member';
 import { ConflictError, MissingReferenceError } from '../errors';
 import { Table, copy } from './table';
+import type { MemoryWebhooks } from './webhooks';
+import { memberMessage } from '../../webhooks/messages';
+import { DUE_AT_ONCE, announcedAt, memberState } from '../webhook-announcing';
 import type {
   MemberPatch,
   MemberRecord,
@@ -28,6 +31,8 @@ export interface AccountTables {
   requireSite(siteId: number): void;
   /** Deletes the member's unused mailed tokens (./member-tokens). */
   dropUnusedTokens(memberId: number): void;
+  /** updateMember and updateMemberMetadata announce `member.updated` (issue 31). */
+  webhooks: MemoryWebhooks;
 }
 
 /** The accounts part: its Store methods, and the synchronous writes behind them that ./member-tokens runs together. */
@@ -40,9 +45,11 @@ export interface MemoryAccounts {
   sessionExists(tokenHash: string): boolean;
   /** Whether a member of the site other than `exceptId` has the e-mail: the unique rule createMembers and updateMember keep. */
   emailTaken(siteId: number, email: string, exceptId?: number): boolean;
+  /** What `member.updated` is about (../webhook-announcing): compared before and after a change. */
+  memberState(memberId: number): string;
 }
 
-export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens }: AccountTables): MemoryAccounts {
+export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens, webhooks }: AccountTables): MemoryAccounts {
   const sessions = new Table<SessionRecord>();
   const sessionByHash = new Map<string, SessionRecord>();
   /** Member id by `${siteId}\n${email}`: the per-site unique e-mail rule, and sign-in's lookup. */
@@ -130,6 +137,8 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
     return copy(member);
 }
 
+  const stateOf = (memberId: number) => memberState(members.byId.get(memberId)!, [...(values.get(memberId)?.values() ?? [])]);
+
   function createSession(session: NewSession): SessionRecord {
     if (!memberIn(session.siteId, session.memberId)) {
       requireSite(session.siteId);
@@ -154,7 +163,15 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
 
   const methods: AccountMethods = {
     createMembers: async (batch) => createMembers(batch),
-    updateMember: async (siteId, memberId, patch) => updateMember(siteId, memberId, patch),
+    async updateMember(siteId, memberId, patch) {
+      // Read before only when someone is told: a patch that changes nothing a receiver sees (a
+      // password, the processor customer) announces nothing.
+      const hooks = webhooks.announcer();
+      const before = hooks.wants(siteId, 'member.updated') && memberIn(siteId, memberId) ? stateOf(memberId) : undefined;
+      const member = updateMember(siteId, memberId, patch);
+      if (member && before !== undefined && stateOf(memberId) !== before) hooks.write([memberMessage('member.updated', siteId, member, announcedAt())], DUE_AT_ONCE);
+      return member;
+    },
     createSession: async (session) => createSession(session),
     revokeMemberSessions: async (siteId, memberId, at, keepTokenHash) => revokeMemberSessions(siteId, memberId, at, keepTokenHash),
     async createSignupFields(batch) {
@@ -208,8 +225,13 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       if (!memberIn(siteId, memberId)) return undefined;
       // Nothing awaits between the read and the write, so no other update interleaves; `update`
       // gets a copy, so one that changes its argument and then throws changes nothing.
-      const next = copy(update(copy(metadata.get(memberId) ?? {})));
+      const current = metadata.get(memberId) ?? {};
+      const next = copy(update(copy(current)));
       metadata.set(memberId, next);
+      const hooks = webhooks.announcer();
+      if (hooks.wants(siteId, 'member.updated') && JSON.stringify(next) !== JSON.stringify(current)) {
+        hooks.write([memberMessage('member.updated', siteId, members.byId.get(memberId)!, announcedAt())], DUE_AT_ONCE);
+      }
       return copy(next);
     },
 
@@ -243,7 +265,7 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
     },
   };
   return {
-    methods, createMembers, updateMember, createSession, revokeMemberSessions,
+    methods, createMembers, updateMember, createSession, revokeMemberSessions, memberState: stateOf,
     sessionExists: (hash) => sessionByHash.has(hash),
     emailTaken: (siteId, email, exceptId) => {
       const owner = memberByEmail.get(emailKey(siteId, email));

@@ -14,6 +14,7 @@ import { memoryPayments } from './payments';
 import { memorySiteDefinition } from './site-definition';
 import { memoryProcessorEvents } from './processor-events';
 import { memoryTestProcessor } from './test-processor';
+import { memoryWebhooks } from './webhooks';
 import { Table, copy, requireIn } from './table';
 import type { MemberFilter, Page, Range } from '../queries';
 import type {
@@ -31,6 +32,8 @@ import type {
   SiteRecord,
 } from '../records';
 import type { Store } from '../store';
+import { DUE_AT_ONCE, announcedAt, batchWanted, eventMessages } from '../webhook-announcing';
+import { membershipMessage } from '../../webhooks/messages';
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {
   // A range with neither end is no filter at all: rows without the value still match.
@@ -63,10 +66,11 @@ export function createMemoryStore(): Store {
   }
   const isLive = (node: ContentNodeRecord) => node.archivedAt === undefined && spaces.byId.get(node.spaceId)?.archivedAt === undefined;
   const outbox = memoryOutbox(requireSite);
+  const webhooks = memoryWebhooks(requireSite);
   const limits = memoryLimits();
   const leases = memoryLeases();
   const accounts = memoryAccounts({
-    members, fields, memberships, requireSite,
+    members, fields, memberships, requireSite, webhooks,
     dropUnusedTokens: (memberId) => void tokens.deleteWhere((t) => t.memberId === memberId && t.usedAt === undefined),
   });
   const addEvents = (batch: readonly NewMemberEvent[]) => {
@@ -161,9 +165,10 @@ export function createMemoryStore(): Store {
     ...accounts.methods,
     // Mailed tokens, and the writes that go with them (sign-up, redeeming a token).
     ...memoryMemberTokens({
-      tokens, members, outbox, requireSite, addEvents,
+      tokens, members, outbox, webhooks, requireSite, addEvents,
       createMember: (member) => accounts.createMembers([member])[0]!,
       patchMember: accounts.updateMember,
+      memberState: accounts.memberState,
       createSession: accounts.createSession,
       revokeSessions: accounts.revokeMemberSessions,
       sessionExists: accounts.sessionExists,
@@ -187,10 +192,18 @@ export function createMemoryStore(): Store {
         const plan = requireIn(plans, m.siteId, m.planId, 'planId') as PlanRecord;
         return { row: m, plan };
       });
-      return resolved.map(
+      const ids = resolved.map(
         ({ row, plan }) =>
           memberships.insert((id) => ({ ...copy(row), id, type: plan.type, planPublicId: plan.publicId })).id,
       );
+      const hooks = webhooks.announcer();
+      if (batchWanted(hooks, batch, 'membership.created')) {
+        hooks.write(ids.map((id) => {
+          const membership = memberships.byId.get(id)!;
+          return membershipMessage('membership.created', membership, membership.createdAt);
+        }));
+      }
+      return ids;
     },
     async listMemberships(siteId, f, page) {
       return pageOf(
@@ -209,7 +222,7 @@ export function createMemoryStore(): Store {
         ),
       );
     },
-    async updateMembership(siteId, id, patch) {
+    async updateMembership(siteId, id, patch, announce) {
       const membership = memberships.byId.get(id);
       if (!membership || membership.siteId !== siteId) return undefined;
       if (patch.status !== undefined) membership.status = patch.status;
@@ -228,16 +241,26 @@ export function createMemoryStore(): Store {
         if (value === null) delete membership[key];
         else if (value !== undefined) membership[key] = value;
       }
+      const hooks = webhooks.announcer();
+      if (announce && hooks.wants(siteId, announce)) hooks.write([membershipMessage(announce, membership, announcedAt())], DUE_AT_ONCE);
       return copy(membership);
     },
 
     // Saved cards and the invoice ledger.
-    ...memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue }),
+    ...memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue, webhooks }),
     ...memoryTestProcessor(),
     ...memoryProcessorEvents(),
     ...outbox.methods,
+    // Webhook endpoints and their deliveries (issue 31).
+    ...webhooks.methods,
 
-    createMemberEvents: async (batch) => addEvents(batch),
+    // Conversions and abandoned ones are webhooks; the events sign-up and token redemption write are not.
+    async createMemberEvents(batch) {
+      const ids = addEvents(batch);
+      const hooks = webhooks.announcer();
+      hooks.write(eventMessages(hooks, batch, ids));
+      return ids;
+    },
     async listMemberEvents(siteId, f, page) {
       return pageOf(
         events.page(

@@ -6,6 +6,8 @@
 import { ConflictError, MissingReferenceError } from '../errors';
 import { Table, copy } from './table';
 import type { MemoryOutbox } from './outbox';
+import type { MemoryWebhooks } from './webhooks';
+import { memberMessage } from '../../webhooks/messages';
 import type { MemberRecord, MemberTokenRecord, NewMemberEvent, NewMember, NewSession, SessionRecord } from '../records';
 import type { AccountMethods, TokenMethods } from '../store';
 
@@ -13,10 +15,14 @@ export interface TokenTables {
   tokens: Table<MemberTokenRecord>;
   members: Table<MemberRecord>;
   outbox: MemoryOutbox;
+  /** Sign-up announces `member.created`; a redemption that changes the member, `member.updated`. */
+  webhooks: MemoryWebhooks;
   requireSite(siteId: number): void;
   /** What the accounts part does, synchronously (its async methods run without awaiting). */
   createMember(member: NewMember): number;
   patchMember: (...args: Parameters<AccountMethods['updateMember']>) => MemberRecord | undefined;
+  /** What `member.updated` is about, to compare before and after (../webhook-announcing). */
+  memberState(memberId: number): string;
   createSession(session: NewSession): SessionRecord;
   revokeSessions(siteId: number, memberId: number, at: number, keepTokenHash?: string): void;
   /** Whether a session has this token hash (checked before any write: createSession would throw after others). */
@@ -44,6 +50,10 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       t.addEvents(events.map((e) => ({ ...e, ...mine })));
       if (token) tokens.insert((id) => ({ ...copy(token), ...mine, id, attempts: 0 }));
       if (mails) outbox.queue(mails);
+      const hooks = t.webhooks.announcer();
+      if (hooks.wants(member.siteId, 'member.created')) {
+        hooks.write([memberMessage('member.created', member.siteId, members.byId.get(memberId)!, member.createdAt)]);
+      }
       return { memberId, ...(session && { session: t.createSession({ ...session, ...mine }) }) };
     },
 
@@ -98,6 +108,8 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       if (effects.mails) for (const mail of effects.mails) t.requireSite(mail.siteId);
       requireNewSession(effects.session);
 
+      const hooks = t.webhooks.announcer();
+      const before = effects.member && hooks.wants(siteId, 'member.updated') ? t.memberState(memberId) : undefined;
       // Used before the patch, so the patch's voiding of unused tokens spares it; the patch checks
       // everything before it changes anything, so when it throws only this mark is undone.
       token.usedAt = at;
@@ -112,6 +124,7 @@ export function memoryMemberTokens(t: TokenTables): TokenMethods {
       const session = effects.session && t.createSession({ ...effects.session, siteId, memberId });
       if (effects.events) t.addEvents(effects.events.map((e) => ({ ...e, siteId, memberId })));
       if (effects.mails) outbox.queue(effects.mails);
+      if (before !== undefined && t.memberState(memberId) !== before) hooks.write([memberMessage('member.updated', siteId, member, at)]);
       return { redeemed: true, member, ...(session && { session }) };
     },
   };

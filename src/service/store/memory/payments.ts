@@ -5,6 +5,9 @@
  */
 import { ConflictError, MissingReferenceError } from '../errors';
 import { Table, copy } from './table';
+import type { MemoryWebhooks } from './webhooks';
+import { invoiceMessage, refundMessage } from '../../webhooks/messages';
+import { DUE_AT_ONCE, announcedAt, batchWanted } from '../webhook-announcing';
 import type { InvoiceRecord, MemberRecord, MembershipRecord, NewInvoice, NewMail, NewPaymentMethod, PaymentMethodRecord, PlanRecord } from '../records';
 import type { BillingMethods, ProcessorEffectMethods } from '../store';
 
@@ -16,9 +19,11 @@ export interface BillingTables {
   requireSite(siteId: number): void;
   /** Queues mail with a write (a receipt with its invoice); throws before any change. */
   queueMail(mails: readonly NewMail[]): void;
+  /** createInvoice announces the payment, markInvoiceRefunded the refund (issue 31); the seed's createInvoices nothing. */
+  webhooks: MemoryWebhooks;
 }
 
-export function memoryPayments({ members, plans, memberships, requireSite, queueMail }: BillingTables): BillingMethods & ProcessorEffectMethods {
+export function memoryPayments({ members, plans, memberships, requireSite, queueMail, webhooks }: BillingTables): BillingMethods & ProcessorEffectMethods {
   /** The saved card by member id. */
   const methods = new Map<number, PaymentMethodRecord>();
   /** Ids keep counting across replacements, like the SQLite store's AUTOINCREMENT. */
@@ -98,6 +103,8 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
       for (const mail of mails) requireSite(mail.siteId);
       const added = addInvoice(invoice, key);
       queueMail(mails);
+      const hooks = webhooks.announcer();
+      if (batchWanted(hooks, [added], 'payment.succeeded', 'payment.failed')) hooks.write([invoiceMessage(added)]);
       return copy(added);
     },
     async createInvoices(batch) {
@@ -123,7 +130,11 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
     },
     async markInvoiceRefunded(siteId, chargeId) {
       const refundable = invoicesOfCharge(siteId, chargeId).filter((i) => i.status === 'paid' || i.status === 'refunded');
+      const refunded = refundable.filter((i) => i.status === 'paid');
       for (const invoice of refundable) invoice.status = 'refunded';
+      // Announced once, when it changed: a refund the processor tells again is no new one.
+      const hooks = webhooks.announcer();
+      if (hooks.wants(siteId, 'payment.refunded')) hooks.write(refunded.map((i) => refundMessage(i, announcedAt())), DUE_AT_ONCE);
       return refundable[0] && copy(refundable[0]);
     },
     removePaymentMethodByProcessorId: async (siteId, processorId) => removeMethods(siteId, (m) => m.processorId === processorId)[0],

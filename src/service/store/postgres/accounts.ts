@@ -43,6 +43,9 @@ import {
 } from '../sql-members';
 import type { MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord } from '../records';
 import type { AccountMethods } from '../store';
+import { DUE_AT_ONCE, announcedAt } from '../webhook-announcing';
+import { memberMessage } from '../../webhooks/messages';
+import { postgresAnnouncer, postgresMemberState } from './webhooks';
 import {
   type Param,
   type PostgresConnection,
@@ -131,7 +134,8 @@ export function postgresAccounts(conn: PostgresConnection): AccountMethods {
       insertAll(conn, fields, (tx, f) => newId(tx, INSERT_SIGNUP_FIELD, ...signupFieldValues(f.siteId, f)), (f) => noSite(conn, f.siteId)),
     listSignupFields: async (siteId) => (await conn.raw(ACCOUNT_READS.signupFields, siteId)).map(signupFieldFrom),
 
-    // The demo seed's batches: COPY statements, or row by row to report the first bad row.
+    // The demo seed's batches: COPY statements, or row by row to report the first bad row. Bulk
+    // loads: no `member.created` for these, only for signUpMember's.
     createMembers: (members) => insertBatch(conn, members, postgresMemberWriter, insertMember, memberMissing),
     async getMember(siteId, id) {
       const row = await conn.firstRaw(ACCOUNT_READS.member, siteId, id);
@@ -142,21 +146,34 @@ export function postgresAccounts(conn: PostgresConnection): AccountMethods {
       return row && loginFrom(row);
     },
     listSignupValues: async (siteId, memberId) => (await conn.all(ACCOUNT_READS.signupValues, siteId, memberId)).map(signupValueFrom),
+    // With its `member.updated` when what a receiver sees changed (a new password alone is no news):
+    // the member read before and after only when an endpoint wants it.
     updateMember: (siteId, memberId, patch) =>
       conn.transaction(async (tx) => {
+        const hooks = await postgresAnnouncer(tx, [siteId]);
+        const before = hooks.wants(siteId, 'member.updated') ? await postgresMemberState(tx, siteId, memberId) : undefined;
         if (!(await postgresMemberPatcher(tx, siteId, memberId, patch))) return undefined;
-        return memberFrom((await tx.firstRaw(ACCOUNT_READS.memberById, memberId))!);
+        const member = memberFrom((await tx.firstRaw(ACCOUNT_READS.memberById, memberId))!);
+        if (before !== undefined && (await postgresMemberState(tx, siteId, memberId)) !== before) {
+          await hooks.write([memberMessage('member.updated', siteId, member, announcedAt())], DUE_AT_ONCE);
+        }
+        return member;
       }),
     listMembershipsOfMember: async (siteId, memberId) => (await conn.raw(ACCOUNT_READS.memberships, siteId, memberId)).map(membershipFrom),
 
     getMemberMetadata: async (siteId, memberId) => metadataFrom(await conn.first(METADATA.read, siteId, memberId)),
     // `update` is pure, so running it again when PostgreSQL retries the transaction is safe.
+    // Metadata that changed is a `member.updated`.
     updateMemberMetadata: (siteId, memberId, update) =>
       conn.transaction(async (tx) => {
         const current = metadataFrom(await tx.first(METADATA.read, siteId, memberId));
         if (current === undefined) return undefined;
         const data = JSON.stringify(update(current));
         await tx.run(METADATA.write, memberId, siteId, data);
+        const hooks = await postgresAnnouncer(tx, [siteId]);
+        if (hooks.wants(siteId, 'member.updated') && data !== JSON.stringify(current)) {
+          await hooks.write([memberMessage('member.updated', siteId, memberFrom((await tx.firstRaw(ACCOUNT_READS.memberById, memberId))!), announcedAt())], DUE_AT_ONCE);
+        }
         return JSON.parse(data);
       }),
 

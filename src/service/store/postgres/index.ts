@@ -8,7 +8,9 @@
  * cheap tells one process that another changed the data, and a query here waits on the server,
  * not on the event loop.
  */
-import type { NewContentView, NewMembership } from '../records';
+import type { NewContentView, NewMemberEvent, NewMembership } from '../records';
+import { membershipMessage } from '../../webhooks/messages';
+import { DUE_AT_ONCE, announcedAt, batchWanted, eventMessages } from '../webhook-announcing';
 import { bulkLoadOn } from './bulk-load';
 import {
   type Param,
@@ -32,6 +34,7 @@ import { postgresPayments } from './payments';
 import { postgresSiteDefinition } from './site-definition';
 import { postgresProcessorEvents } from './processor-events';
 import { postgresTestProcessor } from './test-processor';
+import { postgresAnnouncer, postgresWebhooks } from './webhooks';
 import { keepDefinitionReads } from './kept-definition';
 import {
   EVENT_COLUMNS,
@@ -106,6 +109,35 @@ async function writeMemberships(tx: Sql, rows: readonly NewMembership[]): Promis
   }));
   return ids;
 }
+
+/** `membership.created` for the memberships a write added, in its transaction: read back only when someone is told. */
+async function announceMemberships(tx: Sql, rows: readonly NewMembership[], ids: readonly number[]): Promise<void> {
+  const hooks = await postgresAnnouncer(tx, rows.map((m) => m.siteId));
+  if (!batchWanted(hooks, rows, 'membership.created')) return;
+  const written = (await tx.raw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.id = ANY(?::bigint[]) ORDER BY m.id`, ids)).map(membershipFrom);
+  await hooks.write(written.map((m) => membershipMessage('membership.created', m, m.createdAt)));
+}
+/** Conversions and abandoned ones, announced with their events (not the events sign-up and redemption write: ./member-tokens). */
+async function announceEvents(tx: Sql, rows: readonly NewMemberEvent[], ids: readonly number[]): Promise<void> {
+  const hooks = await postgresAnnouncer(tx, rows.map((e) => e.siteId));
+  await hooks.write(eventMessages(hooks, rows, ids));
+}
+/** A batch writer (or a one-row insert) followed by what it announces, in the same transaction. */
+const announcing = <T>(announce: (tx: Sql, rows: readonly T[], ids: readonly number[]) => Promise<void>) => ({
+  batch: (write: (tx: Sql, rows: readonly T[]) => Promise<number[]>) => async (tx: Sql, rows: readonly T[]) => {
+    const ids = await write(tx, rows);
+    await announce(tx, rows, ids);
+    return ids;
+  },
+  row: (insert: (tx: Sql, row: T) => Promise<number>) => async (tx: Sql, row: T) => {
+    const id = await insert(tx, row);
+    await announce(tx, [row], [id]);
+    return id;
+  },
+});
+const membershipsAnnounced = announcing(announceMemberships);
+const eventsAnnounced = announcing(announceEvents);
+
 async function writeViews(tx: Sql, rows: readonly NewContentView[]): Promise<number[]> {
   const ids = await reserveIds(tx, 'content_views', rows.length);
   await insertRows(tx, intoWithId(INSERT_CONTENT_VIEW), rows.map((v, i) => [ids[i]!, ...contentViewValues(v)]));
@@ -188,21 +220,33 @@ function postgresStoreOn(conn: PostgresConnection): Store {
       page(`SELECT ${MEMBER_SUMMARY_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberSummaryFrom),
 
     createMemberships: (memberships) =>
-      insertBatch(conn, memberships, writeMemberships, (tx, m) => newId(tx, INSERT_MEMBERSHIP, ...membershipValues(m)),
+      insertBatch(conn, memberships, membershipsAnnounced.batch(writeMemberships),
+        membershipsAnnounced.row((tx, m) => newId(tx, INSERT_MEMBERSHIP, ...membershipValues(m))),
         async (m) => (await noRow(conn, 'members', 'memberId', m.siteId, m.memberId)) ?? noRow(conn, 'plans', 'planId', m.siteId, m.planId)),
     listMemberships: (siteId, f, req) =>
       page(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM}`, 'm.id', membershipWhere(siteId, f), req, membershipFrom),
-    async updateMembership(siteId, id, patch) {
+    async updateMembership(siteId, id, patch, announce) {
       const columns = membershipPatchColumns(patch);
       // One statement for the change and the row after it: nothing comes between them.
-      const row = columns.length === 0
-        ? await conn.firstRaw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`, siteId, id)
-        : await conn.firstRaw(
+      const change = (sql: Sql) => columns.length === 0
+        ? sql.firstRaw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`, siteId, id)
+        : sql.firstRaw(
           // The row after reads the plan it is on after the change (RETURNING's join sees the old plan_id).
           `UPDATE memberships m SET ${columns.map(([c]) => `${c} = ?`).join(', ')} FROM plans p
            WHERE p.id = coalesce(?::bigint, m.plan_id) AND m.site_id = ? AND m.id = ? RETURNING ${MEMBERSHIP_COLUMNS}`,
           ...columns.map(([, v]) => v), patch.planId ?? null, siteId, id);
-      return row && membershipFrom(row);
+      if (!announce) {
+        const row = await change(conn);
+        return row && membershipFrom(row);
+      }
+      // A change that announces itself: the statement and its message in one transaction.
+      return conn.transaction(async (tx) => {
+        const row = await change(tx);
+        const membership = row && membershipFrom(row);
+        const hooks = await postgresAnnouncer(tx, [siteId]);
+        if (membership && hooks.wants(siteId, announce)) await hooks.write([membershipMessage(announce, membership, announcedAt())], DUE_AT_ONCE);
+        return membership;
+      });
     },
 
     // Saved cards and the invoice ledger; the mail outbox; mailed tokens and what redeeming them writes.
@@ -211,9 +255,11 @@ function postgresStoreOn(conn: PostgresConnection): Store {
     ...postgresProcessorEvents(conn),
     ...postgresOutbox(conn),
     ...postgresMemberTokens(conn),
+    // Webhook endpoints and their deliveries (issue 31).
+    ...postgresWebhooks(conn),
 
     createMemberEvents: (events) =>
-      insertBatch(conn, events, postgresEventWriter, (tx, e) => newId(tx, INSERT_EVENT, ...eventValues(e)),
+      insertBatch(conn, events, eventsAnnounced.batch(postgresEventWriter), eventsAnnounced.row((tx, e) => newId(tx, INSERT_EVENT, ...eventValues(e))),
         (e) => noRow(conn, 'members', 'memberId', e.siteId, e.memberId)),
     listMemberEvents: (siteId, f, req) => page(`SELECT ${EVENT_COLUMNS} FROM member_events`, 'id', eventWhere(siteId, f), req, eventFrom),
 

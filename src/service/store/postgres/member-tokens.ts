@@ -16,6 +16,8 @@ import type { TokenMethods } from '../store';
 import { postgresEventWriter, postgresMemberPatcher, postgresMemberWriter, postgresSessionWriter } from './accounts';
 import { type PostgresConnection, type Sql, storeError } from './connection';
 import { postgresMailWriter } from './outbox';
+import { memberMessage } from '../../webhooks/messages';
+import { postgresAnnouncer, postgresMemberState } from './webhooks';
 
 const insertToken = (tx: Sql, t: NewMemberToken) => tx.run(INSERT_TOKEN, ...tokenValues(t));
 
@@ -25,6 +27,11 @@ async function signUp(tx: Sql, record: SignUpRecord): Promise<Awaited<ReturnType
   await postgresEventWriter(tx, record.events.map((e) => ({ ...e, ...mine })));
   if (record.token) await insertToken(tx, { ...record.token, ...mine });
   if (record.mails) await postgresMailWriter(tx, record.mails);
+  const hooks = await postgresAnnouncer(tx, [mine.siteId]);
+  if (hooks.wants(mine.siteId, 'member.created')) {
+    const member = memberFrom((await tx.firstRaw(ACCOUNT_READS.memberById, memberId))!);
+    await hooks.write([memberMessage('member.created', mine.siteId, member, record.member.createdAt)]);
+  }
   if (!record.session) return { memberId };
   return { memberId, session: await postgresSessionWriter(tx, { ...record.session, ...mine }) };
 }
@@ -45,6 +52,9 @@ async function redeem(tx: Sql, id: number, at: number, effects: TokenEffects): P
   const token = tokenToRedeem(await tx.first(TOKENS.byId, id), at);
   if ('reason' in token) return token;
   const { siteId, memberId } = token;
+  // A redemption that changes what a receiver sees of the member (an address confirmed or moved) is a `member.updated`.
+  const hooks = effects.member && (await postgresAnnouncer(tx, [siteId]));
+  const before = hooks?.wants(siteId, 'member.updated') ? await postgresMemberState(tx, siteId, memberId) : undefined;
   await tx.run(TOKENS.use, at, id);
   if (effects.member && !(await postgresMemberPatcher(tx, siteId, memberId, effects.member))) return { redeemed: false, reason: 'missing' };
   if (effects.revokeSessions) await tx.run(REVOKE_MEMBER_SESSIONS, at, siteId, memberId, effects.keepSessionHash ?? null);
@@ -52,6 +62,9 @@ async function redeem(tx: Sql, id: number, at: number, effects: TokenEffects): P
   if (effects.events) await postgresEventWriter(tx, effects.events.map((e) => ({ ...e, siteId, memberId })));
   if (effects.mails) await postgresMailWriter(tx, effects.mails);
   const member = memberFrom((await tx.firstRaw(ACCOUNT_READS.memberById, memberId))!);
+  if (hooks && before !== undefined && (await postgresMemberState(tx, siteId, memberId)) !== before) {
+    await hooks.write([memberMessage('member.updated', siteId, member, at)]);
+  }
   return { redeemed: true, member, ...(session && { session }) };
 }
 

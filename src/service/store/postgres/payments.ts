@@ -17,7 +17,7 @@ import { INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom
 import {
   BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, firstById, idsAscending, invoiceValues, methodValues, valuesOf,
 } from '../sql-members';
-import type { NewInvoice, NewPaymentMethod, PaymentMethodRecord } from '../records';
+import type { InvoiceRecord, NewInvoice, NewPaymentMethod, PaymentMethodRecord } from '../records';
 import type { BillingMethods, ProcessorEffectMethods } from '../store';
 import {
   type Param,
@@ -35,6 +35,9 @@ import {
   storeError,
 } from './connection';
 import { postgresMailWriter } from './outbox';
+import { invoiceMessage, refundMessage } from '../../webhooks/messages';
+import { DUE_AT_ONCE, announcedAt, batchWanted } from '../webhook-announcing';
+import { postgresAnnouncer } from './webhooks';
 
 /** `excluded.id` is the new row's id: the identity default, or the id a batch reserved. */
 const REPLACE_METHOD = `ON CONFLICT (site_id, member_id) DO UPDATE SET id = excluded.id, processor_id = excluded.processor_id,
@@ -100,36 +103,52 @@ export function postgresPayments(conn: PostgresConnection): BillingMethods & Pro
     },
 
     async createInvoice(invoice, mails = []) {
-      // The receipt is queued with its invoice, or neither is written. A mail's unknown site is
-      // no fault of the invoice's (insertAll's `missing` finds none): storeError names it.
-      const [id] = await insertAll(
+      // The receipt is queued and the payment announced with its invoice, or none of it is written.
+      // A mail's unknown site is no fault of the invoice's (insertAll's `missing` finds none): storeError names it.
+      let added: InvoiceRecord | undefined;
+      await insertAll(
         conn,
         [invoice],
         async (tx, i) => {
-          const added = await addInvoice(tx, i);
+          const id = await addInvoice(tx, i);
           await postgresMailWriter(tx, mails);
-          return added;
+          added = invoiceFrom((await tx.firstRaw(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ?`, id))!);
+          const hooks = await postgresAnnouncer(tx, [i.siteId]);
+          if (batchWanted(hooks, [added], 'payment.succeeded', 'payment.failed')) await hooks.write([invoiceMessage(added)]);
+          return id;
         },
         invoiceMissing,
       ).catch((error: unknown) => {
         throw storeError(error);
       });
-      return invoiceFrom((await conn.firstRaw(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ?`, id!))!);
+      return added!;
     },
     async createInvoices(invoices) {
       await insertBatch(conn, invoices, addInvoices, addInvoice, invoiceMissing);
     },
     listInvoicesOfMember: async (siteId, memberId) => (await conn.raw(BILLING.invoicesOfMember, siteId, memberId)).map(invoiceFrom),
 
-    // What a processor's events change: each write one statement, atomic without a transaction.
+    // What a processor's events change: each write one statement, atomic without a transaction,
+    // but for a refund, which announces the invoices it changed (a paid one; one refunded already
+    // was told before) in its transaction.
     async getInvoiceByCharge(siteId, chargeId) {
       const row = await conn.firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
       return row && invoiceFrom(row);
     },
-    async markInvoiceRefunded(siteId, chargeId) {
-      const row = firstById(await conn.raw(PROCESSOR_EFFECTS.refund, siteId, chargeId));
-      return row && invoiceFrom(row);
-    },
+    markInvoiceRefunded: (siteId, chargeId) =>
+      conn.transaction(async (tx) => {
+        const hooks = await postgresAnnouncer(tx, [siteId]);
+        const paid = hooks.wants(siteId, 'payment.refunded')
+          ? new Set((await tx.raw(PROCESSOR_EFFECTS.paidOfCharge, siteId, chargeId)).map((r) => r[0] as number))
+          : undefined;
+        const rows = await tx.raw(PROCESSOR_EFFECTS.refund, siteId, chargeId);
+        if (paid) {
+          const at = announcedAt();
+          await hooks.write(rows.map(invoiceFrom).filter((i) => paid.has(i.id)).sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
+        }
+        const row = firstById(rows);
+        return row && invoiceFrom(row);
+      }),
     removePaymentMethodByProcessorId: async (siteId, processorId) =>
       idsAscending(await conn.raw(PROCESSOR_EFFECTS.removeCard, siteId, processorId))[0],
     removePaymentMethodsOfCustomer: async (siteId, customerId) =>

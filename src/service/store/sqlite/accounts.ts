@@ -42,6 +42,9 @@ import {
 } from '../sql-members';
 import type { MemberPatch, NewMember, NewMemberEvent, NewSession, SessionRecord } from '../records';
 import type { AccountMethods } from '../store';
+import { DUE_AT_ONCE, announcedAt } from '../webhook-announcing';
+import { memberMessage } from '../../webhooks/messages';
+import { sqliteAnnouncer, sqliteMemberState } from './webhooks';
 
 /** Expired sessions deleted per statement (deleteExpiredSessions). */
 const SWEEP_BATCH = 5000;
@@ -133,22 +136,45 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
   const { db, sql, first, rawSql, firstRaw, definition, insertAll, noSite } = conn;
 
   const writeSession = sqliteSessionWriter(conn);
+  const announcer = sqliteAnnouncer(conn);
+  const stateOf = sqliteMemberState(conn);
+  const readMember = (memberId: number) => memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
   const sweepSessions = db.prepare(SWEEP_SESSIONS);
   const writeMetadata = db.prepare(METADATA.write);
   const readMetadata = (siteId: number, memberId: number) => metadataFrom(first(METADATA.read, siteId, memberId));
-  /** Runs immediate (write-locked from the start), so another connection cannot slip in between. */
+  /**
+   * Runs immediate (write-locked from the start), so another connection cannot slip in between.
+   * Metadata that changed is a `member.updated` (issue 31).
+   */
   const updateMetadata = db.transaction(
     (siteId: number, memberId: number, update: (current: MemberMetadata) => MemberMetadata) => {
       const current = readMetadata(siteId, memberId);
       if (current === undefined) return undefined;
       const data = JSON.stringify(update(current));
       writeMetadata.run(memberId, siteId, data);
+      const hooks = announcer([siteId]);
+      if (hooks.wants(siteId, 'member.updated') && data !== JSON.stringify(current)) {
+        hooks.write([memberMessage('member.updated', siteId, readMember(memberId), announcedAt())], DUE_AT_ONCE);
+      }
       return JSON.parse(data) as MemberMetadata;
     },
   );
 
   const patchMember = sqliteMemberPatcher(conn);
   const writeMembers = sqliteMemberWriter(conn);
+  /**
+   * updateMember with its `member.updated`, in one immediate transaction: the member is read
+   * before and after only when an endpoint wants it, and announced only when what a receiver sees
+   * changed (a new password or processor customer alone is no news to anyone).
+   */
+  const updateMember = db.transaction((siteId: number, memberId: number, patch: MemberPatch) => {
+    const hooks = announcer([siteId]);
+    const before = hooks.wants(siteId, 'member.updated') ? stateOf(siteId, memberId) : undefined;
+    if (!patchMember(siteId, memberId, patch)) return undefined;
+    const member = readMember(memberId);
+    if (before !== undefined && stateOf(siteId, memberId) !== before) hooks.write([memberMessage('member.updated', siteId, member, announcedAt())], DUE_AT_ONCE);
+    return member;
+  });
 
   return {
     createSignupFields: async (fields) =>
@@ -161,6 +187,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     listSignupFields: async (siteId) =>
       definition(`fields ${siteId}`, () => (rawSql(ACCOUNT_READS.signupFields).all(siteId) as RawRow[]).map(signupFieldFrom)),
 
+    // Bulk loads (the demo seed, imports): no `member.created` for these, only for signUpMember's.
     createMembers: async (members) => writeMembers(members),
     async getMember(siteId, id) {
       const row = firstRaw(ACCOUNT_READS.member, siteId, id);
@@ -172,10 +199,7 @@ export function sqliteAccounts(conn: SqliteConnection): AccountMethods {
     },
     listSignupValues: async (siteId, memberId) =>
       (sql(ACCOUNT_READS.signupValues).all(siteId, memberId) as Row[]).map(signupValueFrom),
-    async updateMember(siteId, memberId, patch) {
-      if (!patchMember.immediate(siteId, memberId, patch)) return undefined;
-      return memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
-    },
+    updateMember: async (siteId, memberId, patch) => updateMember.immediate(siteId, memberId, patch),
     listMembershipsOfMember: async (siteId, memberId) =>
       (rawSql(ACCOUNT_READS.memberships).all(siteId, memberId) as RawRow[]).map(membershipFrom),
 

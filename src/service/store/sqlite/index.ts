@@ -5,7 +5,10 @@
  */
 import type { SiteMetrics } from '../../../contract/admin';
 import type { PlanFilter } from '../queries';
-import type { MembershipPatch } from '../records';
+import type { MembershipPatch, NewMemberEvent, NewMembership } from '../records';
+import type { MembershipAnnouncement, Store } from '../store';
+import { DUE_AT_ONCE, announcedAt, batchWanted, eventMessages } from '../webhook-announcing';
+import { membershipMessage } from '../../webhooks/messages';
 import { sqliteAccounts, sqliteEventWriter } from './accounts';
 import { connect } from './connection';
 import { sqliteLeases } from './leases';
@@ -16,7 +19,9 @@ import { sqlitePayments } from './payments';
 import { sqliteSiteDefinition } from './site-definition';
 import { sqliteProcessorEvents } from './processor-events';
 import { sqliteTestProcessor } from './test-processor';
+import { sqliteAnnouncer, sqliteWebhooks } from './webhooks';
 import {
+  type RawRow,
   type Row,
   EVENT_COLUMNS,
   INSERT_PLAN,
@@ -41,22 +46,22 @@ import {
   siteFrom,
   viewFrom,
 } from '../sql-rows';
-import type { Store } from '../store';
 
 export function openSqliteStore(path: string): Store {
   const conn = connect(path);
-  const { db, sql, first, firstRaw, untilChanged, definition, write, page, insertAll, noSite, noRow } = conn;
+  const { db, sql, rawSql, first, firstRaw, untilChanged, definition, write, page, insertAll, noSite, noRow } = conn;
 
   const insertMembership = db.prepare(
     `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
        billing_period_end, payment_failure, payments_made)
      VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const announcer = sqliteAnnouncer(conn);
   /**
-   * One transaction for the update and the read after it. Through `write`: a status change moves
-   * the cached aggregates, so every membership update counts as a change to them.
+   * One transaction for the update, the read after it and what it announces. Through `write`: a
+   * status change moves the cached aggregates, so every membership update counts as a change to them.
    */
-  const patchMembership = db.transaction((siteId: number, id: number, patch: MembershipPatch) => {
+  const patchMembership = db.transaction((siteId: number, id: number, patch: MembershipPatch, announce?: MembershipAnnouncement) => {
     const columns = membershipPatchColumns(patch);
     if (columns.length > 0) {
       write(
@@ -66,9 +71,41 @@ export function openSqliteStore(path: string): Store {
     const row = firstRaw(
       `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id WHERE m.site_id = ? AND m.id = ?`,
       siteId, id);
-    return row && membershipFrom(row);
+    const membership = row && membershipFrom(row);
+    if (membership && announce) {
+      const hooks = announcer([siteId]);
+      if (hooks.wants(siteId, announce)) hooks.write([membershipMessage(announce, membership, announcedAt())], DUE_AT_ONCE);
+    }
+    return membership;
+  });
+  const addMemberships = (memberships: readonly NewMembership[]) =>
+    insertAll(
+      memberships,
+      (m) =>
+        insertMembership.run(
+          m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt),
+          orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0, orNull(m.paymentsMade)),
+      (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
+    );
+  /** The batch and its `membership.created` messages in one transaction; the memberships are read back only when someone is told. */
+  const createMemberships = db.transaction((memberships: readonly NewMembership[]) => {
+    const ids = addMemberships(memberships);
+    const hooks = announcer(memberships.map((m) => m.siteId));
+    if (batchWanted(hooks, memberships, 'membership.created')) {
+      const rows = rawSql(`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id
+        WHERE m.id IN (SELECT value FROM json_each(?)) ORDER BY m.id`).all(JSON.stringify(ids)) as RawRow[];
+      hooks.write(rows.map(membershipFrom).map((m) => membershipMessage('membership.created', m, m.createdAt)));
+    }
+    return ids;
   });
   const writeEvents = sqliteEventWriter(conn);
+  /** Conversions and abandoned ones announced with their events; the events sign-up and redemption write are not (./member-tokens). */
+  const createMemberEvents = db.transaction((events: readonly NewMemberEvent[]) => {
+    const ids = writeEvents(events);
+    const hooks = announcer(events.map((e) => e.siteId));
+    hooks.write(eventMessages(hooks, events, ids));
+    return ids;
+  });
   const insertView = db.prepare('INSERT INTO content_views (site_id, member_id, node_id, viewed_at) VALUES (?, ?, ?, ?)');
 
   const planWhere = (siteId: number, filter: PlanFilter) =>
@@ -161,15 +198,7 @@ export function openSqliteStore(path: string): Store {
     listMemberSummaries: async (siteId, f, req) =>
       page(`SELECT ${MEMBER_SUMMARY_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberSummaryFrom),
 
-    createMemberships: async (memberships) =>
-      insertAll(
-        memberships,
-        (m) =>
-          insertMembership.run(
-            m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt),
-            orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0, orNull(m.paymentsMade)),
-        (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
-      ),
+    createMemberships: async (memberships) => createMemberships(memberships),
     async listMemberships(siteId, f, req) {
       const where = new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
         .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)
@@ -178,7 +207,7 @@ export function openSqliteStore(path: string): Store {
       if (f.billable) where.add('EXISTS (SELECT 1 FROM members mb WHERE mb.id = m.member_id AND mb.processor_customer_id IS NOT NULL)');
       return page(`SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id`, 'm.id', where, req, membershipFrom);
     },
-    updateMembership: async (siteId, id, patch) => patchMembership.immediate(siteId, id, patch),
+    updateMembership: async (siteId, id, patch, announce) => patchMembership.immediate(siteId, id, patch, announce),
 
     // Saved cards and the invoice ledger.
     ...sqlitePayments(conn),
@@ -186,8 +215,10 @@ export function openSqliteStore(path: string): Store {
     ...sqliteProcessorEvents(conn),
     ...sqliteOutbox(conn),
     ...sqliteMemberTokens(conn),
+    // Webhook endpoints and their deliveries (issue 31).
+    ...sqliteWebhooks(conn),
 
-    createMemberEvents: async (events) => writeEvents(events),
+    createMemberEvents: async (events) => createMemberEvents(events),
     listMemberEvents: async (siteId, f, req) =>
       page(
         `SELECT ${EVENT_COLUMNS} FROM member_events`,

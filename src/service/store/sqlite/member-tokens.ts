@@ -11,6 +11,8 @@ import { memberFrom } from '../sql-rows';
 import { ACCOUNT_READS, INSERT_TOKEN, REVOKE_MEMBER_SESSIONS, TOKENS, sendLimitCounts, tokenFrom, tokenToRedeem, tokenValues, sendLimitReached } from '../sql-members';
 import type { MailQueueOutcome, NewMemberToken, RedeemOutcome } from '../records';
 import type { TokenMethods } from '../store';
+import { memberMessage } from '../../webhooks/messages';
+import { sqliteAnnouncer, sqliteMemberState } from './webhooks';
 
 export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   const { db, sql, first, firstRaw } = conn;
@@ -22,6 +24,10 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
   // createSession's and createMemberEvents' writers, in this file's transactions.
   const insertSession = sqliteSessionWriter(conn);
   const insertEvents = sqliteEventWriter(conn);
+  // Sign-up announces `member.created`; a redemption that changes the member, `member.updated`.
+  const announcer = sqliteAnnouncer(conn);
+  const stateOf = sqliteMemberState(conn);
+  const readMember = (memberId: number) => memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
 
   const signUp = db.transaction((signUp: Parameters<TokenMethods['signUpMember']>[0]) => {
     const [memberId] = writeMembers([signUp.member]) as [number];
@@ -29,6 +35,8 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     insertEvents(signUp.events.map((e) => ({ ...e, ...mine })));
     if (signUp.token) insertToken({ ...signUp.token, ...mine });
     if (signUp.mails) queueMails(signUp.mails);
+    const hooks = announcer([mine.siteId]);
+    if (hooks.wants(mine.siteId, 'member.created')) hooks.write([memberMessage('member.created', mine.siteId, readMember(memberId), signUp.member.createdAt)]);
     return { memberId, ...(signUp.session && { session: insertSession({ ...signUp.session, ...mine }) }) };
   });
 
@@ -49,6 +57,8 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     const token = tokenToRedeem(first(TOKENS.byId, id), at);
     if ('reason' in token) return token;
     const { siteId, memberId } = token;
+    const hooks = effects.member && announcer([siteId]);
+    const before = hooks?.wants(siteId, 'member.updated') ? stateOf(siteId, memberId) : undefined;
     sql(TOKENS.use).run(at, id);
     if (effects.member && !patchMember(siteId, memberId, effects.member)) return { redeemed: false, reason: 'missing' };
     if (effects.revokeSessions) {
@@ -57,7 +67,8 @@ export function sqliteMemberTokens(conn: SqliteConnection): TokenMethods {
     const session = effects.session && insertSession({ ...effects.session, siteId, memberId });
     if (effects.events) insertEvents(effects.events.map((e) => ({ ...e, siteId, memberId })));
     if (effects.mails) queueMails(effects.mails);
-    const member = memberFrom(firstRaw(ACCOUNT_READS.memberById, memberId)!);
+    const member = readMember(memberId);
+    if (hooks && before !== undefined && stateOf(siteId, memberId) !== before) hooks.write([memberMessage('member.updated', siteId, member, at)]);
     return { redeemed: true, member, ...(session && { session }) };
   });
 

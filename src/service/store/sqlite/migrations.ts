@@ -511,6 +511,88 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE memberships ADD COLUMN next_plan_id INTEGER;
   `,
+  // 15 → 16: webhooks (issue 31). A site's endpoints; each message announced to them once, its
+  // body the bytes every attempt and replay sends; one delivery a message and endpoint, claimed
+  // for a lease (next_attempt_at moved forward) and finished succeeded or failed; each attempt's
+  // answer. Deleting an endpoint deletes its deliveries and their attempts. AUTOINCREMENT: the old
+  // rows are swept (deleteOldWebhookRecords), and their ids, shown to owners and paged by, must
+  // not come back. New, empty tables.
+  `
+  CREATE TABLE webhook_endpoints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    url TEXT NOT NULL,
+    -- JSON array of event types; NULL: every type
+    events TEXT,
+    allow_private INTEGER NOT NULL,
+    -- whsec_…; NULL when secret_env names the variable of svc serve that holds it
+    secret TEXT,
+    secret_env TEXT,
+    source TEXT NOT NULL CHECK (source IN ('cli', 'siteFile')),
+    created_at INTEGER NOT NULL,
+    previous_secret TEXT,
+    previous_secret_until INTEGER,
+    failing_since INTEGER,
+    disabled_at INTEGER,
+    disabled_reason TEXT
+  );
+  CREATE UNIQUE INDEX webhook_endpoints_site_id ON webhook_endpoints (site_id, id);
+
+  CREATE TABLE webhook_messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    -- msg_…: the webhook-id of every delivery of it
+    public_id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX webhook_messages_site_id ON webhook_messages (site_id, id);
+
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    endpoint_id INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    -- when a pending delivery is due, or its claim ends
+    next_attempt_at INTEGER NOT NULL,
+    first_attempt_at INTEGER,
+    finished_at INTEGER,
+    -- a replay: the delivery it sends again (which may be swept before it: no foreign key)
+    replay_of INTEGER,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (site_id, message_id) REFERENCES webhook_messages (site_id, id),
+    FOREIGN KEY (site_id, endpoint_id) REFERENCES webhook_endpoints (site_id, id) ON DELETE CASCADE
+  );
+  -- a claim: each endpoint's oldest pending delivery, one seek an endpoint
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, id) WHERE status = 'pending';
+  -- the owner's list, newest first, and the attempts' key
+  CREATE UNIQUE INDEX webhook_deliveries_site_id ON webhook_deliveries (site_id, id);
+  -- an endpoint's list, and its deletion's cascade
+  CREATE INDEX webhook_deliveries_site_endpoint ON webhook_deliveries (site_id, endpoint_id);
+  -- the sweep: a message's deliveries, and the finished ones
+  CREATE INDEX webhook_deliveries_site_message ON webhook_deliveries (site_id, message_id);
+  CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;
+
+  CREATE TABLE webhook_attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    site_id INTEGER NOT NULL,
+    delivery_id INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    ok INTEGER NOT NULL,
+    -- the answer's status; NULL when none came
+    status INTEGER,
+    -- the first 1 KB of the answer
+    answer TEXT NOT NULL,
+    error TEXT,
+    FOREIGN KEY (site_id, delivery_id) REFERENCES webhook_deliveries (site_id, id) ON DELETE CASCADE
+  );
+  CREATE INDEX webhook_attempts_site_delivery ON webhook_attempts (site_id, delivery_id);
+  CREATE INDEX webhook_attempts_at ON webhook_attempts (at);
+  `,
 ];
 
 /**

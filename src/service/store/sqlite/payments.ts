@@ -15,10 +15,14 @@ import {
 } from '../sql-members';
 import type { NewInvoice, NewPaymentMethod } from '../records';
 import type { BillingMethods, ProcessorEffectMethods } from '../store';
+import { DUE_AT_ONCE, announcedAt, batchWanted } from '../webhook-announcing';
+import { invoiceMessage, refundMessage } from '../../webhooks/messages';
+import { sqliteAnnouncer } from './webhooks';
 
 export function sqlitePayments(conn: SqliteConnection): BillingMethods & ProcessorEffectMethods {
   const { db, first, rawSql, firstRaw, insertAll, multiRowInsert, insertBatch, noSite, noRow } = conn;
   const queueMails = sqliteMailWriter(conn);
+  const announcer = sqliteAnnouncer(conn);
 
   const deleteMethod = db.prepare('DELETE FROM payment_methods WHERE site_id = ? AND member_id = ?');
   const insertMethod = db.prepare(`${INSERT_METHOD} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -47,6 +51,23 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods & Process
     noSite(i.siteId) ?? noRow('members', 'memberId', i.siteId, i.memberId) ??
     noRow('plans', 'planId', i.siteId, i.planId) ?? noMembership(i);
 
+  /**
+   * The refund, and its `payment.refunded` for each invoice it changed (a paid one; one refunded
+   * already was told before), in one immediate transaction.
+   */
+  const refund = db.transaction((siteId: number, chargeId: string) => {
+    const hooks = announcer([siteId]);
+    const wanted = hooks.wants(siteId, 'payment.refunded');
+    const paid = wanted ? new Set((rawSql(PROCESSOR_EFFECTS.paidOfCharge).all(siteId, chargeId) as RawRow[]).map((r) => r[0] as number)) : undefined;
+    const rows = rawSql(PROCESSOR_EFFECTS.refund).all(siteId, chargeId) as RawRow[];
+    if (paid) {
+      const at = announcedAt();
+      hooks.write(rows.map(invoiceFrom).filter((i) => paid.has(i.id)).sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
+    }
+    const row = firstById(rows);
+    return row && invoiceFrom(row);
+  });
+
   return {
     async savePaymentMethod(method) {
       const [id] = insertAll([method], saveMethod, methodMissing);
@@ -59,28 +80,28 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods & Process
     },
 
     async createInvoice(invoice, mails = []) {
-      // The receipt is queued with its invoice, or neither is written.
-      const [id] = db.transaction(() => {
-        const ids = insertAll([invoice], addInvoice, invoiceMissing);
+      // The receipt is queued and the payment announced with its invoice, or none of it is written.
+      return db.transaction(() => {
+        const [id] = insertAll([invoice], addInvoice, invoiceMissing);
         queueMails(mails);
-        return ids;
+        const added = invoiceFrom(firstRaw(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ?`, id!)!);
+        const hooks = announcer([added.siteId]);
+        if (batchWanted(hooks, [added], 'payment.succeeded', 'payment.failed')) hooks.write([invoiceMessage(added)]);
+        return added;
       })();
-      return invoiceFrom(firstRaw(`SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ?`, id!)!);
     },
     createInvoices: async (invoices) => insertBatch(invoices, insertInvoices, addInvoice, invoiceMissing),
     listInvoicesOfMember: async (siteId, memberId) =>
       (rawSql(BILLING.invoicesOfMember).all(siteId, memberId) as RawRow[]).map(invoiceFrom),
 
-    // What a processor's events change, each write one statement. No kept read (./kept-reads)
-    // covers invoices or cards, so these need not move its write count.
+    // What a processor's events change, each write one statement (a refund one transaction, with
+    // what it announces). No kept read (./kept-reads) covers invoices or cards, so these need not
+    // move its write count.
     async getInvoiceByCharge(siteId, chargeId) {
       const row = firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
       return row && invoiceFrom(row);
     },
-    async markInvoiceRefunded(siteId, chargeId) {
-      const row = firstById(rawSql(PROCESSOR_EFFECTS.refund).all(siteId, chargeId) as RawRow[]);
-      return row && invoiceFrom(row);
-    },
+    markInvoiceRefunded: async (siteId, chargeId) => refund.immediate(siteId, chargeId),
     removePaymentMethodByProcessorId: async (siteId, processorId) =>
       idsAscending(rawSql(PROCESSOR_EFFECTS.removeCard).all(siteId, processorId) as RawRow[])[0],
     removePaymentMethodsOfCustomer: async (siteId, customerId) =>
