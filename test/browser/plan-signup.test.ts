@@ -3,7 +3,8 @@
  * modal, open /member/plans/<monthly>, pay with the test card 4242 4242 4242 4242, see
  * Service.conversion, then cancel at /member/memberships ("Ends on …") and see the paid invoice at
  * /member/invoices; and declined cards (docs/test-cards.md), which leave no membership: 0002 is
- * refused as it is saved (no invoice), 0341 is saved and its charge fails (a failed invoice). The `shop` site made by the CLI has no plans, so this file starts its own
+ * refused as it is saved (no invoice), 0341 is saved and its charge fails (a failed invoice). A
+ * webhook receiver of the owner's (issue 31) hears of the one-form sign-up in order. The `shop` site made by the CLI has no plans, so this file starts its own
  * service (`startService` with a `setup` that writes the plan through the store: the CLI has no
  * plan command).
  */
@@ -20,6 +21,10 @@ import { startPageServer, type PageServer } from './support/page-server';
 import { startService, type RunningService } from './support/service';
 import { browserTest, HOST_A } from './support/suite';
 import { recordEventsIn, WidgetPage } from './support/widget-page';
+import type { WebhookBody } from '../../src/contract/webhooks';
+import { newWebhookSecret } from '../../src/service/webhooks/secret';
+import { checkWebhookBody } from '../webhooks/body-schema';
+import { type Receiver, startReceiver } from '../webhooks/receiver';
 
 /** Where the plan sends a new member; answered 204 by the test, so the page stays put. */
 const WELCOME_URL = `http://welcome.${SITE_DOMAIN}/welcome`;
@@ -29,6 +34,8 @@ let pages: PageServer | undefined;
 let service: RunningService | undefined;
 let planPublicId = '';
 let proPublicId = '';
+/** The site owner's webhook receiver (issue 31), on every event, verifying with standardwebhooks. */
+let receiver: Receiver | undefined;
 
 if (!skipBrowserTests) {
   beforeAll(async () => {
@@ -50,8 +57,14 @@ if (!skipBrowserTests) {
       },
     });
     pages = await startPageServer(`${service.url}/scripts/widgets.js`);
+    receiver = await startReceiver();
+    const secret = (receiver.secret = newWebhookSecret());
+    await service.withStore((store, site) =>
+      store.createWebhookEndpoint({ siteId: site.id, url: `${receiver!.url}/svc`, allowPrivate: true, secret, source: 'cli', createdAt: Date.now() }),
+    );
   }, 30_000);
   afterAll(async () => {
+    await receiver?.close();
     await browser?.close();
     await pages?.close();
     await service?.stop();
@@ -67,6 +80,12 @@ async function openAt(context: BrowserContext, path: string): Promise<WidgetPage
 }
 
 const dialogOf = (page: Page, name: string) => page.getByRole('dialog', { name });
+
+/** The member a webhook is about. */
+function memberIdOf(body: WebhookBody): number {
+  const data = body.data as Partial<Record<'member' | 'membership' | 'invoice' | 'memberEvent', { id: number; memberId?: number }>>;
+  return data.member?.id ?? (data.membership ?? data.invoice ?? data.memberEvent)!.memberId!;
+}
 
 /** A new member, logged in in `context` (a page that logs in and closes). */
 async function logInNewMember(context: BrowserContext, names: { firstName: string; lastName: string }): Promise<void> {
@@ -192,7 +211,7 @@ browserTest('register, pay Monthly with 4242…, Service.conversion; cancel it (
   }
 });
 
-browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; Choose: Monthly; the account and the card in one form, one click: registered, paid, at the welcome page', async () => {
+browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; Choose: Monthly; the account and the card in one form, one click: registered, paid, at the welcome page; the owner\'s webhooks say so, in order', async () => {
   const { context, withCard, welcomes } = await watchedContext();
   try {
     const page = await openAt(context, '/member/plans/all');
@@ -221,6 +240,13 @@ browserTest('a visitor: ?svcopen=/member/plans/all shows the plans with prices; 
     // The service agrees: the member it made has the plan.
     const me = await page.page.evaluate(() => (window.Service.getMemberInfo() as { memberInfo: MemberInfo }).memberInfo);
     expect([me.email, me.memberships.map((m) => m.publicPlanId)]).toEqual([email, [planPublicId]]);
+    // The owner heard of it (issue 31): four webhooks about this member, in order, each verified.
+    const about = () =>
+      receiver!.received
+        .map((r) => ({ verified: r.verified, body: (checkWebhookBody(r.body), JSON.parse(r.body) as WebhookBody) }))
+        .filter(({ body }) => memberIdOf(body) === detail.member.id);
+    await expect.poll(() => about().map(({ body }) => body.type), { timeout: 10_000 }).toEqual(['member.created', 'membership.created', 'payment.succeeded', 'conversion']);
+    expect(about().every(({ verified }) => verified)).toBe(true);
   } finally {
     await context.close();
   }

@@ -32,7 +32,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** A receiver on `port` (a free one when not given: a test that needs the endpoint down first names the port). */
+export async function startReceiver(port = 0): Promise<Receiver> {
   const server: Server = createServer((request, response) => {
     readBody(request).then((body) => {
       const received = record(request, body, receiver.secret);
@@ -44,11 +45,11 @@ export async function startReceiver(): Promise<Receiver> {
   server.on('connection', () => {
     receiver.connections++;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: listening } = server.address() as AddressInfo;
   const receiver: Receiver = {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${listening}`,
+    port: listening,
     received: [],
     connections: 0,
     secret: undefined,

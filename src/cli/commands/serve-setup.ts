@@ -18,6 +18,7 @@ import { runRenewals, type RenewalDeps } from '../../service/billing/renewals';
 import { systemClock } from '../../service/domain/clock';
 import { createMailTransport, MailConfigError, readMailConfig, type MailConfig } from '../../service/mail';
 import { startMailSender } from '../../service/mail/send-queued';
+import { startWebhookSender } from '../../service/webhooks/sender';
 import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import { runPeriodically } from '../../service/periodic';
 import { nodeScrypt } from '../../service/platform/node-scrypt';
@@ -29,6 +30,7 @@ import { describeDatabase } from '../../service/store/open';
 import type { Store } from '../../service/store/store';
 import { dbPath, serveConfig, UsageError, type ServeConfig } from '../config';
 import { paymentsProblems, processorsFromEnv, type Env } from '../stripe-processors';
+import { webhookSecretWarnings } from '../webhook-secret-warnings';
 import type { Io } from '../io';
 
 export const BILLING_EVERY_MS = 5 * 60_000;
@@ -144,8 +146,9 @@ export async function startHttp(store: Store, settings: ServeSettings): Promise<
 
 /**
  * Issues the demo key, once the service is up (a failed start never swallows its one showing),
- * and says where everything is. The key goes to stdout before "serving on": a script that waits
- * for that line has the key already.
+ * and says where everything is, and which site-file webhook endpoints have no secret to sign
+ * with. The key goes to stdout before "serving on": a script that waits for that line has the
+ * key already.
  */
 export async function announce(
   store: Store,
@@ -173,6 +176,7 @@ export async function announce(
   } else {
     io.err('make an Admin API key with: npx svc keys create --site SUBDOMAIN --scopes ' + SCOPES.join(','));
   }
+  for (const warning of await webhookSecretWarnings(store, settings.env)) io.err(warning);
 }
 
 /**
@@ -190,9 +194,10 @@ export function startBackground(store: Store, mail: MailConfig, env: Env, io: Io
     { store, transport, clock: systemClock, from: mail.from, report: (message) => io.err(`mail: ${message}`) },
     MAIL_EVERY_MS,
   );
+  const webhooks = startWebhookSender({ store, clock: systemClock, env, report: (message) => io.err(message) });
   return {
     async stop() {
-      await Promise.all([billing.stop(), mailer.stop()]);
+      await Promise.all([billing.stop(), mailer.stop(), webhooks.stop()]);
       await transport.close();
     },
   };
