@@ -287,8 +287,9 @@ describe('good files', () => {
       ],
       signupFields: [{ key: 'c', label: 'Company', type: 'text', required: false }],
       library: [{ space: 'Videos', plans: [], items: [] }],
+      webhooks: [],
     });
-    expect(readSiteFile(SITE, 'yaml', 'acme.yaml').file).toMatchObject({ plans: [], signupFields: [], library: [] });
+    expect(readSiteFile(SITE, 'yaml', 'acme.yaml').file).toMatchObject({ plans: [], signupFields: [], library: [], webhooks: [] });
   });
 
   test('currencies and locales in capitals are accepted and kept lower-case; addresses are normalized', () => {

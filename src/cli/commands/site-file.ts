@@ -103,7 +103,9 @@ export async function exportCommand(args: string[], env: NodeJS.ProcessEnv, io: 
       io.err(`no site ${positionals[0]}`);
       return 1;
     }
-    io.out(formatSiteFile(siteFileOf(definition), format, schemaUrl).trimEnd());
+    const endpoints = await store.listWebhookEndpoints(definition.site.id);
+    const cliEndpoints = endpoints.filter((e) => e.source !== 'siteFile').length;
+    io.out(formatSiteFile(siteFileOf(definition, endpoints), format, schemaUrl, { cliEndpoints }).trimEnd());
     return 0;
   });
 }

@@ -43,7 +43,7 @@ type Ctx = z.core.$RefinementCtx;
  * price was mended. A cross-field rule here runs whenever the fields it reads are right
  * themselves, so one apply names every problem (issue 27).
  */
-const whenRight = (...fields: string[]): z.core.$ZodCustomParams => ({
+export const whenRight = (...fields: string[]): z.core.$ZodCustomParams => ({
   when: (payload) =>
     typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value)
     && !payload.issues.some((issue) => issue.path === undefined || issue.path.length === 0 ? issue.code === 'invalid_type' : fields.includes(String(issue.path[0]))),

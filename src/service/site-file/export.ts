@@ -3,18 +3,26 @@
  * nothing: it holds every plan (whatever its status), the live sign-up fields, spaces and items,
  * and leaves out only what the reader would fill in the same way (defaults, a plan currency that
  * is the site's). Archived fields, spaces and items are left out: they stay archived.
+ *
+ * The site file's webhook endpoints are written with the name of the variable holding each
+ * secret, never a secret. Those added with `svc webhooks add` are left out: their secret is in the
+ * database, with no variable to name, and apply leaves them alone anyway. The YAML says so in a
+ * comment; JSON has none (docs/webhooks.md says it).
  */
-import { stringify } from 'yaml';
+import { Document, isMap, isScalar } from 'yaml';
 import { byListOrder } from '../domain/plan-order';
 import type { PlanRecord } from '../store/records';
 import type { SiteDefinition } from '../store/site-definition';
+import type { WebhookEndpointRecord } from '../store/webhook-records';
 import { afterRegistrationText } from './changes';
 import type { SiteFileFormat } from './read';
 import type { SiteFileInput } from './schema';
 
 type PlanInput = SiteFileInput['plans'] extends (infer P)[] | undefined ? P : never;
+type WebhookInput = NonNullable<SiteFileInput['webhooks']>[number];
 
-export function siteFileOf(definition: SiteDefinition): SiteFileInput {
+/** `endpoints`: the site's webhook endpoints, all of them (those of `svc webhooks add` are left out here). */
+export function siteFileOf(definition: SiteDefinition, endpoints: readonly WebhookEndpointRecord[] = []): SiteFileInput {
   const { site } = definition;
   const planById = new Map(definition.plans.map((p) => [p.id, p]));
   const liveSpaces = definition.spaces.filter((s) => s.archivedAt === undefined);
@@ -47,7 +55,16 @@ export function siteFileOf(definition: SiteDefinition): SiteFileInput {
         .filter((item) => item.spaceId === space.id && item.archivedAt === undefined)
         .map((item) => ({ key: item.key, name: item.name, type: item.type, ...(item.url !== undefined ? { url: item.url } : { body: item.body }) }) as never),
     })),
+    ...webhooksOf(endpoints),
   };
+}
+
+/** The file's endpoints, in the order they were made; no key at all when there are none (the reader's default). */
+function webhooksOf(endpoints: readonly WebhookEndpointRecord[]): Pick<SiteFileInput, 'webhooks'> {
+  const entries = endpoints
+    .filter((e) => e.source === 'siteFile' && e.secretEnv !== undefined)
+    .map((e): WebhookInput => ({ url: e.url, ...(e.events && { events: e.events }), secretEnv: e.secretEnv!, ...(e.allowPrivate && { allowPrivate: true }) }));
+  return entries.length > 0 ? { webhooks: entries } : {};
 }
 
 function planEntry(plan: PlanRecord, siteCurrency: string): PlanInput {
@@ -67,11 +84,33 @@ function planEntry(plan: PlanRecord, siteCurrency: string): PlanInput {
   return entry as PlanInput;
 }
 
+export interface FormatOptions {
+  /** How many endpoints `svc webhooks add` made, which the file leaves out: the YAML says so. */
+  cliEndpoints?: number;
+}
+
 /**
  * The file as text. YAML starts with the comment that tells editors (the YAML language server)
  * where the schema is; JSON names it in `$schema`.
  */
-export function formatSiteFile(file: SiteFileInput, format: SiteFileFormat, schemaUrl: string): string {
+export function formatSiteFile(file: SiteFileInput, format: SiteFileFormat, schemaUrl: string, { cliEndpoints = 0 }: FormatOptions = {}): string {
   if (format === 'json') return `${JSON.stringify({ $schema: schemaUrl, ...file }, null, 2)}\n`;
-  return `# yaml-language-server: $schema=${schemaUrl}\n${stringify(file, { lineWidth: 0 })}`;
+  const doc = new Document(file);
+  if (cliEndpoints > 0) noteLeftOutEndpoints(doc, cliEndpoints);
+  return `# yaml-language-server: $schema=${schemaUrl}\n${doc.toString({ lineWidth: 0 })}`;
+}
+
+/** Above `webhooks:`, or at the end where it would be. */
+function noteLeftOutEndpoints(doc: Document, count: number): void {
+  const [what, secrets] = count === 1
+    ? ['One webhook endpoint was added with `svc webhooks add` and is', 'its secret is']
+    : [`${count} webhook endpoints were added with \`svc webhooks add\` and are`, 'their secrets are'];
+  const text = [
+    ` ${what} not in this file:`,
+    ` ${secrets} kept in the database, with no environment variable to name. Apply leaves`,
+    ' such endpoints as they are; `svc webhooks list` shows them.',
+  ].join('\n');
+  const pair = isMap(doc.contents) ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'webhooks') : undefined;
+  if (pair && isScalar(pair.key)) pair.key.commentBefore = text;
+  else doc.comment = text;
 }

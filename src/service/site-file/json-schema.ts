@@ -28,7 +28,7 @@ export function siteJsonSchema(): Record<string, unknown> {
     $schema: schema.$schema,
     $id: `https://svc.invalid${SITE_SCHEMA_PATH}`,
     title: 'svc site file',
-    description: 'One membership site: its settings, plans, sign-up fields and content library (svc sites apply).',
+    description: 'One membership site: its settings, plans, sign-up fields, content library and webhook endpoints (svc sites apply).',
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema')),
   };
 }

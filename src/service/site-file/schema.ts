@@ -1,8 +1,9 @@
 /**
- * The site file: one site, its plans, sign-up fields and content library, as an owner writes it
- * in YAML or JSON. This zod schema is the one model: `svc sites apply` reads files with it,
- * `svc sites export` writes files it accepts, and schemas/site.json (what editors complete and
- * check against) is generated from it (npm run build:schema; a test keeps the copy current).
+ * The site file: one site, its plans, sign-up fields, content library and webhook endpoints, as
+ * an owner writes it in YAML or JSON. This zod schema is the one model: `svc sites apply` reads
+ * files with it, `svc sites export` writes files it accepts, and schemas/site.json (what editors
+ * complete and check against) is generated from it (npm run build:schema; a test keeps the copy
+ * current).
  *
  * Names follow the spec: a plan's fields are 2.2's Plan fields. Rules that span entries (keys
  * used once, library plans that exist, prices the currency can hold) are in ./cross-check.
@@ -17,6 +18,7 @@ import { emailSchema, multiLineText, nameText, oneLineText, textSchema } from '.
 import { siteAddress } from '../domain/validation';
 import { described } from './described';
 import { paymentsSchema } from './payments-schema';
+import { webhooksSchema } from './webhooks-schema';
 
 
 const afterRegistration = z.union([z.enum(['stay', 'plans']), webAddress]);
@@ -142,6 +144,10 @@ export const siteFileSchema = z.strictObject({
   plans: z.array(planEntrySchema).default([]),
   signupFields: z.array(signupFieldEntrySchema).default([]),
   library: z.array(spaceEntrySchema).default([]),
+  webhooks: described(
+    webhooksSchema,
+    'The site\'s webhook endpoints, matched by URL; the secrets are in environment variables the file names. Endpoints added with `svc webhooks add` are not listed here and apply leaves them alone.',
+  ).default([]),
 });
 
 /** A site file as read: defaults filled in, currencies and locales lower-case, addresses normalized. */
@@ -151,3 +157,4 @@ export type SiteFileInput = z.input<typeof siteFileSchema>;
 export type SignupFieldEntry = SiteFile['signupFields'][number];
 export type SpaceEntry = SiteFile['library'][number];
 export type ContentItemEntry = SpaceEntry['items'][number];
+export type { WebhookEntry } from './webhooks-schema';

@@ -14,10 +14,14 @@
  *   the old billing onto their memberships).
  * - Public ids and colours are assigned once, on creation, and kept.
  *
- * One module a part of the file: site.ts, plans.ts, signup-fields.ts, library.ts.
+ * One module a part of the file: site.ts, plans.ts, signup-fields.ts, library.ts, webhooks.ts.
+ * The webhook endpoints are not in the change set (../apply.ts writes them in a step of their
+ * own), but their lines and refusals are gathered with the rest, so a plan and a refusal name
+ * every part.
  */
 import type { Clock } from '../../domain/clock';
 import type { SiteChangeSet, SiteDefinition } from '../../store/site-definition';
+import type { WebhookEndpointRecord } from '../../store/webhook-records';
 import type { PathIssue } from '../cross-check';
 import type { SiteFile } from '../schema';
 import { ChangeNotes, type ChangeLine } from './describe';
@@ -25,12 +29,16 @@ import { itemChanges, spaceChanges } from './library';
 import { planChanges } from './plans';
 import { signupFieldChanges } from './signup-fields';
 import { siteChange } from './site';
+import { webhookChanges, type WebhookChanges } from './webhooks';
 
 export type { ChangeLine, ChangeOp } from './describe';
 export { afterRegistrationFrom, afterRegistrationText } from './site';
+export { webhooksUnchanged, type WebhookChanges } from './webhooks';
 
 export interface SiteChanges {
   changeSet: SiteChangeSet;
+  /** The site's webhook endpoints: after the change set, apart from it. */
+  webhooks: WebhookChanges;
   lines: ChangeLine[];
 }
 
@@ -48,8 +56,11 @@ export function changesNothing(changes: SiteChangeSet): boolean {
   return !('create' in site) && Object.keys(site.patch).length === 0 && Object.values(rows).every((list) => list.length === 0);
 }
 
-/** The change set and its lines; throws RefusedChangeError naming every refusal at once. */
-export function siteChanges(current: SiteDefinition | undefined, file: SiteFile, clock: Clock): SiteChanges {
+/**
+ * The change set, the endpoints' changes and their lines; throws RefusedChangeError naming every
+ * refusal at once. `endpoints` are the site's webhook endpoints as the store has them.
+ */
+export function siteChanges(current: SiteDefinition | undefined, file: SiteFile, clock: Clock, endpoints: readonly WebhookEndpointRecord[] = []): SiteChanges {
   const at = clock();
   const notes = new ChangeNotes();
   const plans = current?.plans ?? [];
@@ -62,6 +73,7 @@ export function siteChanges(current: SiteDefinition | undefined, file: SiteFile,
     ...spaceChanges(spaces, plans, file, notes),
     ...itemChanges(current?.items ?? [], spaces, file, notes),
   };
+  const webhooks = webhookChanges(endpoints, file, notes);
   if (notes.refused.length > 0) throw new RefusedChangeError(notes.refused);
-  return { changeSet, lines: notes.lines };
+  return { changeSet, webhooks, lines: notes.lines };
 }
