@@ -147,3 +147,11 @@ test('a refusal never repeats the password the URL carried', () => {
   const checked = checkEndpointUrl('https://owner:s3cret-pw@hooks.example.com/', { allowPrivate: false });
   expect(JSON.stringify(checked)).not.toContain('s3cret-pw');
 });
+
+test('a refusal says whether allowPrivate would take the URL: http and private addresses yes; metadata, other schemes and credentials no', () => {
+  const privately = (text: string) => (checkEndpointUrl(text, { allowPrivate: false }) as { allowedPrivately: boolean }).allowedPrivately;
+  for (const text of ['http://hooks.example.com/', 'https://127.0.0.1/', 'https://10.1.2.3/', 'https://[::1]/', 'https://localhost/']) expect(privately(text), text).toBe(true);
+  for (const text of ['https://169.254.169.254/', 'https://[fd00:ec2::254]/', 'ftp://hooks.example.com/', 'https://a:b@hooks.example.com/', 'not a url']) expect(privately(text), text).toBe(false);
+  // Refused with allowPrivate given, it would not help either.
+  expect(checkEndpointUrl('https://169.254.169.254/', { allowPrivate: true })).toMatchObject({ allowedPrivately: false });
+});

@@ -178,8 +178,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
 function endpointUrl(options: Options): string {
   const url = checkEndpointUrl(options.url!, { allowPrivate: options['allow-private'] === true });
   if (url instanceof URL) return url.href;
-  // http and private addresses are for local development: say how to get them, where they were the problem.
-  const hint = !options['allow-private'] && (url.reason === 'refusedAddress' || /https/.test(url.problem)) ? ' (for a receiver on this machine or your network, add --allow-private)' : '';
+  const hint = url.allowedPrivately ? ' (for a receiver on this machine or your network, add --allow-private)' : '';
   throw new UsageError(`--url: the URL ${url.problem}${hint}`);
 }
 

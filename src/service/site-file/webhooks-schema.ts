@@ -35,8 +35,7 @@ function urlRule(entry: EntryInput, ctx: z.core.$RefinementCtx): void {
   const allowPrivate = entry.allowPrivate === true;
   const url = checkEndpointUrl(entry.url, { allowPrivate });
   if (url instanceof URL) return;
-  // http and private addresses are for local development: say how to get them, where they were the problem.
-  const hint = !allowPrivate && (url.reason === 'refusedAddress' || /https/.test(url.problem)) ? ' (for a receiver on this machine or your network, add allowPrivate: true)' : '';
+  const hint = url.allowedPrivately ? ' (for a receiver on this machine or your network, add allowPrivate: true)' : '';
   ctx.addIssue({ code: 'custom', path: ['url'], message: `${url.problem}${hint}` });
 }
 

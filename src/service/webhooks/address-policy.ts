@@ -91,6 +91,11 @@ export interface EndpointUrlProblem {
   reason: 'badUrl' | 'refusedAddress';
   /** Says what is wrong, never repeating a password the URL carried. */
   problem: string;
+  /**
+   * Refused only for being http or on a private address, which `allowPrivate` (local
+   * development) would take: callers say so. Never for cloud metadata, which nothing takes.
+   */
+  allowedPrivately: boolean;
 }
 
 /**
@@ -102,21 +107,21 @@ export function checkEndpointUrl(text: string, { allowPrivate }: { allowPrivate:
   try {
     url = new URL(text);
   } catch {
-    return { reason: 'badUrl', problem: 'is not a URL' };
+    return { reason: 'badUrl', problem: 'is not a URL', allowedPrivately: false };
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-    return { reason: 'badUrl', problem: allowPrivate ? 'must start with https:// or http://' : 'must start with https://' };
+    return { reason: 'badUrl', problem: allowPrivate ? 'must start with https:// or http://' : 'must start with https://', allowedPrivately: !allowPrivate && url.protocol === 'http:' };
   }
   // Credentials in a URL end up in logs and in the attempt history shown to the owner.
-  if (url.username || url.password) return { reason: 'badUrl', problem: 'must not carry a user name or password (user:pass@)' };
+  if (url.username || url.password) return { reason: 'badUrl', problem: 'must not carry a user name or password (user:pass@)', allowedPrivately: false };
   const host = endpointHost(url);
   // WHATWG URL has already rewritten other IPv4 spellings (`127.1`, `2130706433`, `0x7f.1`) and
   // shortened IPv6, so an IP literal is always in the form parseAddress reads.
   if (isIpAddress(host) && !isReachableAddress(host, { allowPrivate })) {
-    return { reason: 'refusedAddress', problem: `names ${host}, which is not a public address` };
+    return { reason: 'refusedAddress', problem: `names ${host}, which is not a public address`, allowedPrivately: !allowPrivate && isReachableAddress(host, { allowPrivate: true }) };
   }
   // RFC 6761: these names are loopback whatever DNS says; refused here with a clearer word.
-  if (!allowPrivate && /(^|\.)localhost\.?$/i.test(host)) return { reason: 'refusedAddress', problem: `names ${host}, which is this machine` };
+  if (!allowPrivate && /(^|\.)localhost\.?$/i.test(host)) return { reason: 'refusedAddress', problem: `names ${host}, which is this machine`, allowedPrivately: true };
   return url;
 }
 
