@@ -16,6 +16,7 @@ import {
   SCOPES,
   type Scope,
 } from '../src/contract/admin';
+import { WEBHOOK_EVENT_TYPES } from '../src/contract/webhooks';
 import { ERROR_CODES, openApiDocument, type OpenApiObject } from '../src/service/admin/openapi';
 import { createServiceApp } from '../src/service/app';
 import { hashApiKey, issueApiKey } from '../src/service/auth/api-keys';
@@ -280,7 +281,8 @@ test('the document has a licence, and every tag a description', () => {
 
 test('responses: application/json with a schema, the documented headers', () => {
   for (const [pointer, node] of walk(openApiDocument)) {
-    if (!/\/responses\/[^/]+$/.test(pointer) || pointer.startsWith('#/components/schemas')) continue;
+    // The webhooks' responses are the receivers' (any 2xx, no body asked for), not the service's.
+    if (!/\/responses\/[^/]+$/.test(pointer) || pointer.startsWith('#/components/schemas') || pointer.startsWith('#/webhooks')) continue;
     const response = (typeof node.$ref === 'string' ? deref(node.$ref) : node) as OpenApiObject;
     expect(Object.keys(response.content as object), pointer).toEqual(['application/json']);
     expect((response.content as Record<string, OpenApiObject>)['application/json']!.schema, pointer).toBeDefined();
@@ -650,4 +652,16 @@ test('every documented (operation, status) pair was seen and validated above', (
   const seen = seenResponses().map((r) => `${r.operation} ${r.status}`);
   const documented = documentedResponses().map((r) => `${r.operation} ${r.status}`);
   expect(documented.filter((pair) => !seen.includes(pair))).toEqual([]);
+});
+
+test('webhooks: one POST for each event type a site\'s endpoints receive, its body typed by this document\'s resources', () => {
+  expect(Object.keys(openApiDocument.webhooks ?? {})).toEqual([...WEBHOOK_EVENT_TYPES]);
+  for (const [type, item] of Object.entries(openApiDocument.webhooks!)) {
+    const post = item.post as OpenApiObject;
+    expect(Object.keys(item), type).toEqual(['post']);
+    expect(post.tags, type).toEqual(['Webhooks']);
+    const schema = ((post.requestBody as OpenApiObject).content as Record<string, OpenApiObject>)['application/json']!.schema as OpenApiObject;
+    expect((schema.properties as Record<string, OpenApiObject>).type, type).toEqual({ type: 'string', const: type });
+    expect((post.parameters as OpenApiObject[]).map((p) => (deref(p.$ref as string) as OpenApiObject).name), type).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+  }
 });

@@ -2,14 +2,16 @@
  * The OpenAPI 3.1 description of the Admin API, served at GET /admin/v1/openapi.json. It states
  * what the code does: the wire types of src/contract/admin.ts (openapi/schemas.ts), the
  * parameters and headers of params.ts and list-endpoint.ts (openapi/http.ts) and the routes of
- * app.ts (openapi/paths.ts). test/support/openapi-validator.ts holds every response a test sees
- * against it.
+ * app.ts (openapi/paths.ts), and the webhooks a site's endpoints receive (openapi/webhooks.ts).
+ * test/support/openapi-validator.ts holds every response a test sees against it, and
+ * test/webhooks/body-schema.ts every delivery.
  */
 import { SCOPES } from '../../contract/admin';
 import type { OpenApiDocument } from '../openapi/document';
 import { headers, parameters, responses } from './openapi/http';
 import { paths } from './openapi/paths';
 import { schemas } from './openapi/schemas';
+import { webhookParameters, webhookSchemas, webhooks } from './openapi/webhooks';
 
 export type { OpenApiDocument, OpenApiObject } from '../openapi/document';
 export type { Schema } from './openapi/schemas';
@@ -40,8 +42,10 @@ export const openApiDocument: OpenApiDocument = {
     { name: 'Member events', description: 'What happened to members, oldest first: sign-ups, logins, conversions, payments, plan changes.' },
     { name: 'Content library', description: "Members' views of the site's protected content." },
     { name: 'Meta', description: 'This description of the API.' },
+    { name: 'Webhooks', description: 'What a site\'s webhook endpoints receive (Standard Webhooks; `svc webhooks add`, docs/webhooks.md): one POST an event.' },
   ],
   paths,
+  webhooks,
   components: {
     securitySchemes: {
       adminKey: {
@@ -51,8 +55,8 @@ export const openApiDocument: OpenApiDocument = {
         description: 'An Admin API key (`svc_admin_` and 43 more characters) issued with a set of scopes.',
       },
     },
-    schemas,
-    parameters,
+    schemas: { ...schemas, ...webhookSchemas },
+    parameters: { ...parameters, ...webhookParameters },
     headers,
     responses,
   },

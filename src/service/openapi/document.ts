@@ -14,6 +14,8 @@ export interface OpenApiDocument {
   security: Record<string, string[]>[];
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, OpenApiObject>>;
+  /** OpenAPI 3.1's webhooks: requests the service makes, by name (the Admin API's). */
+  webhooks?: Record<string, Record<string, OpenApiObject>>;
   components: {
     securitySchemes: Record<string, OpenApiObject>;
     schemas: Record<string, Schema>;
