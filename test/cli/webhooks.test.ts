@@ -80,7 +80,7 @@ test('--allow-private takes a receiver on this machine over http', async () => {
 test('an unknown site, action or id is an error', async () => {
   expect((await svc('list', '--site', 'nope')).err).toMatch(/no site nope/);
   expect((await svc('frobnicate', '--site', 'shop')).code).toBe(2);
-  expect((await svc('list')).err).toMatch(/needs --site/);
+  expect((await svc('add', '--url', 'https://hooks.example.com/')).err).toMatch(/needs --site/);
   expect((await svc('remove', '--site', 'shop', '7')).err).toMatch(/no endpoint 7 on this site/);
   expect((await svc('remove', '--site', 'shop', '07')).code).toBe(2);
   expect((await svc('replay', '--site', 'shop', '1')).err).toMatch(/no delivery 1/);
@@ -136,4 +136,20 @@ test('enable turns a disabled endpoint back on', async () => {
   expect((await svc('list', '--site', 'shop')).out[0]).toMatch(/disabled since .*: every delivery failed since then \(svc webhooks enable\)/);
   expect((await svc('enable', '--site', 'shop', '1')).code).toBe(0);
   expect((await svc('list', '--site', 'shop')).out[0]).toMatch(/\tenabled$/);
+});
+
+test('without --site: list and deliveries cover every site, each line led by its subdomain; an id finds its own site', async () => {
+  expect((await runSvc(['sites', 'create', '--subdomain', 'blog', '--db', db], {})).code).toBe(0);
+  await svc('add', '--site', 'shop', '--url', 'https://hooks.example.com/shop');
+  await svc('add', '--site', 'blog', '--url', 'https://hooks.example.com/blog');
+  expect((await svc('list')).out).toEqual(['shop\t1\thttps://hooks.example.com/shop\tall events\tenabled', 'blog\t2\thttps://hooks.example.com/blog\tall events\tenabled']);
+  const rotated = await svc('rotate-secret', '2');
+  expect(rotated.code).toBe(0);
+  const blog = await withDb(async (store) => (await store.getWebhookEndpoint((await store.getSiteBySubdomain('blog'))!.id, 2))!);
+  expect(blog.secret).toBe(rotated.out[0]);
+  expect((await svc('remove', '9')).err).toMatch(/^no endpoint 9$/m);
+  expect((await svc('replay', '1')).err).toMatch(/^no delivery 1$/m);
+  expect((await svc('remove', '1')).code).toBe(0);
+  expect((await svc('list')).out).toEqual([expect.stringMatching(/^blog\t2\thttps:\/\/hooks\.example\.com\/blog\tall events\tenabled; old secret valid until /)]);
+  expect((await svc('add', '--url', 'https://hooks.example.com/x')).err).toMatch(/needs --site/);
 });

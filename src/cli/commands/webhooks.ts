@@ -19,11 +19,11 @@ import { withStore } from '../store';
 
 export const WEBHOOKS_USAGE = [
   'svc webhooks add --site S --url U [--events a,b,…] [--allow-private] [--db PATH]   (prints the secret once)',
-  'svc webhooks list --site S [--db PATH]',
-  'svc webhooks remove|enable --site S ENDPOINT [--db PATH]',
-  'svc webhooks rotate-secret --site S ENDPOINT [--db PATH]   (the old secret stays valid 24 h)',
-  'svc webhooks deliveries --site S [--failed] [--endpoint ID] [--limit N] [--db PATH]',
-  'svc webhooks replay --site S DELIVERY [--db PATH]',
+  'svc webhooks list [--site S] [--db PATH]   (every site\'s without --site)',
+  'svc webhooks remove|enable [--site S] ENDPOINT [--db PATH]',
+  'svc webhooks rotate-secret [--site S] ENDPOINT [--db PATH]   (the old secret stays valid 24 h)',
+  'svc webhooks deliveries [--site S] [--failed] [--endpoint ID] [--limit N] [--db PATH]',
+  'svc webhooks replay [--site S] DELIVERY [--db PATH]',
 ];
 
 /** How long a rotated-out secret still signs deliveries, as Standard Webhooks allows: receivers switch over meanwhile. */
@@ -58,21 +58,48 @@ export async function webhooksCommand(args: string[], env: NodeJS.ProcessEnv, io
       limit: { type: 'string' },
     },
   });
-  if (!values.site) throw new UsageError(`webhooks ${name} needs --site`);
+  if (!values.site && action.scope === 'site') throw new UsageError(`webhooks ${name} needs --site`);
+  const options = { ...values, positionals };
   // Checked before the database is opened: a bad argument changes nothing and costs nothing.
-  action.check?.({ ...values, positionals });
+  action.check?.(options);
   return withStore(values.db, env, async (store) => {
-    const site = await findSite(store, values.site!);
-    if (!site) {
-      io.err(`no site ${values.site}`);
-      return 1;
+    if (values.site) {
+      const site = await findSite(store, values.site);
+      if (!site) {
+        io.err(`no site ${values.site}`);
+        return 1;
+      }
+      return action.run(site, store, options, io);
     }
-    return action.run(site, store, { ...values, positionals }, io);
+    const sites = await store.listSites();
+    if (action.scope === 'every') {
+      // Every site's rows, each line starting with its site's subdomain.
+      let code = 0;
+      for (const site of sites) code = Math.max(code, await action.run(site, store, options, { ...io, out: (line) => io.out(`${site.subdomain}\t${line}`) }));
+      return code;
+    }
+    // Ids are the installation's: the site is the one that has it.
+    const id = Number(options.positionals[0]);
+    for (const site of sites) if (await owns(store, action.scope, site.id, id)) return action.run(site, store, options, io);
+    io.err(`no ${action.scope} ${id}`);
+    return 1;
   });
 }
 
-const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action }> = {
+/**
+ * What an action needs to know its site without --site: `site` (add: always given), `every`
+ * (list, deliveries: every site's), or the endpoint or delivery its id names.
+ */
+type Scope = 'site' | 'every' | 'endpoint' | 'delivery';
+
+async function owns(store: Store, scope: Scope, siteId: number, id: number): Promise<boolean> {
+  if (scope === 'endpoint') return (await store.getWebhookEndpoint(siteId, id)) !== undefined;
+  return (await store.getWebhookDelivery(siteId, id)) !== undefined;
+}
+
+const ACTIONS: Record<string, { scope: Scope; check?: (options: Options) => void; run: Action }> = {
   add: {
+    scope: 'site',
     check(options) {
       if (options.positionals.length > 0) throw new UsageError('webhooks add takes no arguments, only options');
       if (!options.url) throw new UsageError('webhooks add needs --url');
@@ -93,6 +120,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   list: {
+    scope: 'every',
     check: noArguments('list'),
     async run(site, store, _options, io) {
       const endpoints = await store.listWebhookEndpoints(site.id);
@@ -102,6 +130,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   remove: {
+    scope: 'endpoint',
     check: oneId('remove', 'ENDPOINT'),
     async run(site, store, options, io) {
       const id = Number(options.positionals[0]);
@@ -116,6 +145,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   enable: {
+    scope: 'endpoint',
     check: oneId('enable', 'ENDPOINT'),
     async run(site, store, options, io) {
       const id = Number(options.positionals[0]);
@@ -127,6 +157,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   'rotate-secret': {
+    scope: 'endpoint',
     check: oneId('rotate-secret', 'ENDPOINT'),
     async run(site, store, options, io) {
       const id = Number(options.positionals[0]);
@@ -145,6 +176,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   deliveries: {
+    scope: 'every',
     check(options) {
       noArguments('deliveries')(options);
       if (options.endpoint !== undefined) positiveId(options.endpoint, '--endpoint');
@@ -163,6 +195,7 @@ const ACTIONS: Record<string, { check?: (options: Options) => void; run: Action 
     },
   },
   replay: {
+    scope: 'delivery',
     check: oneId('replay', 'DELIVERY'),
     async run(site, store, options, io) {
       const id = Number(options.positionals[0]);
