@@ -115,6 +115,11 @@ test('deliveries lists newest first, --failed narrows, replay queues the same me
   expect(all.out).toHaveLength(2);
   expect(all.out[0]).toMatch(new RegExp(`^2\\tmember\\.created\\t${messageIds[1]}\\tendpoint 1\\tpending\\t0 attempts; not attempted yet; due now$`));
   expect(all.out[1]).toMatch(new RegExp(`^1\\tmember\\.created\\t${messageIds[0]}\\tendpoint 1\\tfailed\\t1 attempt; last \\S+ 500 12 ms$`));
+  // Each attempt with what the receiver answered; none yet for the pending one.
+  expect((await svc('attempts', '--site', 'shop', '1')).out).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z\t500\t12 ms\tfailed\t"no"$/)]);
+  const none = await svc('attempts', '2');
+  expect([none.out, none.err]).toEqual([[], 'delivery 2 has not been attempted yet']);
+  expect((await svc('attempts', '--site', 'shop', '9')).err).toMatch(/no delivery 9 on this site/);
   const failed = await svc('deliveries', '--site', 'shop', '--failed');
   expect(failed.out.map((l) => l.split('\t')[0])).toEqual(['1']);
   const replayed = await svc('replay', '--site', 'shop', '1');

@@ -23,6 +23,7 @@ export const WEBHOOKS_USAGE = [
   'svc webhooks remove|enable [--site S] ENDPOINT [--db PATH]',
   'svc webhooks rotate-secret [--site S] ENDPOINT [--db PATH]   (the old secret stays valid 24 h)',
   'svc webhooks deliveries [--site S] [--failed] [--endpoint ID] [--limit N] [--db PATH]',
+  'svc webhooks attempts [--site S] DELIVERY [--db PATH]   (each attempt: time, status, duration, error, the answer\'s first 1 KB)',
   'svc webhooks replay [--site S] DELIVERY [--db PATH]',
 ];
 
@@ -191,6 +192,19 @@ const ACTIONS: Record<string, { scope: Scope; check?: (options: Options) => void
       if (page.items.length === 0) io.err('no deliveries');
       for (const delivery of page.items) io.out(await deliveryLine(store, site, delivery, systemClock()));
       if (page.hasMore) io.err('(more: raise --limit)');
+      return 0;
+    },
+  },
+  attempts: {
+    scope: 'delivery',
+    check: oneId('attempts', 'DELIVERY'),
+    async run(site, store, options, io) {
+      const id = Number(options.positionals[0]);
+      if (!(await store.getWebhookDelivery(site.id, id))) return missing(io, 'delivery', id);
+      const attempts = await store.listWebhookAttempts(site.id, id);
+      if (attempts.length === 0) io.err(`delivery ${id} has not been attempted yet`);
+      // One line an attempt; the answer (its first 1 KB) as a JSON string, so a line stays a line.
+      for (const a of attempts) io.out(`${isoTime(a.at)}\t${a.status ?? '-'}\t${a.durationMs} ms\t${a.ok ? 'ok' : (a.error ?? 'failed')}\t${JSON.stringify(a.answer)}`);
       return 0;
     },
   },
