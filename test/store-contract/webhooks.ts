@@ -326,4 +326,24 @@ export function webhookTests(ctx: Ctx): void {
     expect(await list()).toEqual([]);
     expect(await ctx.store.deleteOldWebhookRecords(T0 + 10_000)).toBe(0);
   });
+
+  test('deleteOldWebhookRecords: what waits for an endpoint disabled since before the time goes, with its attempts; an enabled one\'s stays', async () => {
+    const off = await ctx.store.createWebhookEndpoint(newEndpoint(ctx.a.id, { events: ['member.created'] }));
+    const on = await ctx.store.createWebhookEndpoint(newEndpoint(ctx.a.id, { events: ['member.created'], secret: 'whsec_on' }));
+    await ctx.store.queueWebhooks([message(ctx.a.id, 'member.created', T0)]);
+    const [toOff, toOn] = await claim(T0);
+    expect([toOff!.endpointId, toOn!.endpointId]).toEqual([off.id, on.id]);
+    // Attempts made after the times below, so that only the delivery's going takes them.
+    for (const d of [toOff!, toOn!]) await ctx.store.finishWebhookAttempt(d.id, d.leaseUntil, attempt(T0 + 200, 500), { next: { retryAt: T0 + 300 } });
+    await ctx.store.updateWebhookEndpoint(ctx.a.id, off.id, { disabledAt: T0 + 100, disabledReason: 'failing' });
+    // Disabled at T0 + 100: not before T0 + 100 itself.
+    expect(await ctx.store.deleteOldWebhookRecords(T0 + 100)).toBe(0);
+    expect(await ctx.store.getWebhookDelivery(ctx.a.id, toOff!.id)).toMatchObject({ status: 'pending' });
+    // Past it: the disabled endpoint's pending delivery goes, its attempt with it; the enabled one's stays.
+    expect(await ctx.store.deleteOldWebhookRecords(T0 + 150)).toBe(1);
+    expect(await ctx.store.getWebhookDelivery(ctx.a.id, toOff!.id)).toBeUndefined();
+    expect(await ctx.store.listWebhookAttempts(ctx.a.id, toOff!.id)).toEqual([]);
+    expect(await ctx.store.getWebhookDelivery(ctx.a.id, toOn!.id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(await ctx.store.listWebhookAttempts(ctx.a.id, toOn!.id)).toHaveLength(1);
+  });
 }

@@ -212,6 +212,13 @@ export const DELETE_OLD = {
   attempts: 'DELETE FROM webhook_attempts WHERE at < ?',
   /** Values: before. */
   deliveries: 'DELETE FROM webhook_deliveries WHERE finished_at < ?',
+  /**
+   * Pending deliveries made before the time for endpoints that have been disabled since before
+   * it: nobody turned the endpoint back on within the history's time, so what waits for it goes
+   * (their attempts with them: the foreign key cascades). Values: before, before.
+   */
+  abandoned: `DELETE FROM webhook_deliveries WHERE status = 'pending' AND created_at < ? AND endpoint_id IN (
+    SELECT e.id FROM webhook_endpoints e WHERE e.site_id = webhook_deliveries.site_id AND e.disabled_at < ?)`,
   messages: `DELETE FROM webhook_messages WHERE NOT EXISTS (
     SELECT 1 FROM webhook_deliveries d WHERE d.site_id = webhook_messages.site_id AND d.message_id = webhook_messages.id)`,
 } as const;

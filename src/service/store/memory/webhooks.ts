@@ -190,6 +190,11 @@ export function memoryWebhooks(requireSite: (siteId: number) => void): MemoryWeb
       let deleted = attempts.deleteWhere((a) => a.at < before);
       const finished = new Set(deliveries.rows.filter((d) => d.finishedAt !== undefined && d.finishedAt < before).map((d) => d.id));
       deleted += deliveries.deleteWhere((d) => finished.has(d.id));
+      // What waits for an endpoint disabled since before the time, made before it (the SQL stores' `abandoned`).
+      const disabled = new Set(endpoints.rows.filter((e) => e.disabledAt !== undefined && e.disabledAt < before).map((e) => e.id));
+      const abandoned = new Set(deliveries.rows.filter((d) => d.status === 'pending' && d.createdAt < before && disabled.has(d.endpointId)).map((d) => d.id));
+      deleted += deliveries.deleteWhere((d) => abandoned.has(d.id));
+      attempts.deleteWhere((a) => abandoned.has(a.deliveryId));
       // Their attempts were made before they finished, so before `before`: gone already.
       const sent = new Set(deliveries.rows.map((d) => d.messageRow));
       return deleted + messages.deleteWhere((m) => !sent.has(m.id));

@@ -121,6 +121,7 @@ export function postgresWebhooks(conn: PostgresConnection): WebhookMethods {
     // One transaction: a replay of a delivery being swept either comes first (and keeps its message) or finds it gone.
     deleteOldWebhookRecords: (before) =>
       conn.transaction(async (tx) =>
-        (await tx.run(DELETE_OLD.attempts, before)) + (await tx.run(DELETE_OLD.deliveries, before)) + (await tx.run(DELETE_OLD.messages))),
+        (await tx.run(DELETE_OLD.attempts, before)) + (await tx.run(DELETE_OLD.deliveries, before)) +
+        (await tx.run(DELETE_OLD.abandoned, before, before)) + (await tx.run(DELETE_OLD.messages))),
   };
 }

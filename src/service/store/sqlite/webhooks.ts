@@ -98,7 +98,8 @@ export function sqliteWebhooks(conn: SqliteConnection): WebhookMethods {
   });
 
   const deleteOld = db.transaction((before: number) =>
-    sql(DELETE_OLD.attempts).run(before).changes + sql(DELETE_OLD.deliveries).run(before).changes + sql(DELETE_OLD.messages).run().changes);
+    sql(DELETE_OLD.attempts).run(before).changes + sql(DELETE_OLD.deliveries).run(before).changes +
+    sql(DELETE_OLD.abandoned).run(before, before).changes + sql(DELETE_OLD.messages).run().changes);
 
   return {
     async createWebhookEndpoint(endpoint) {
