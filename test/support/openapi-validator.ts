@@ -82,22 +82,17 @@ function headerValue(text: string, schema: OpenApiObject): unknown {
   }
 }
 
-export function createOpenApiValidator(
-  document: OpenApiDocument,
-  basePath: string,
-  fallbacks: Fallbacks,
-  options: ValidatorOptions = {},
-): OpenApiValidator {
-  // ----------------------------------------------------------------------------------- schemas
-
-  const componentsId = `urn:svc:openapi:${basePath}`;
-  // `discriminator: true` makes ajv pick the oneOf branch by its tag and report only that
-  // branch's errors. It reads the tag values from the branches' `const`s and does not take
-  // OpenAPI's `mapping`, which rewriteRefs drops (the document tests check the two agree).
+/**
+ * Compiles schemas of `document` with ajv (JSON Schema 2020-12), its `#/components/schemas/…`
+ * references resolved against the document's components, registered once under `componentsId`.
+ * `discriminator: true` makes ajv pick a oneOf branch by its tag and report only that branch's
+ * errors. It reads the tag values from the branches' `const`s and does not take OpenAPI's
+ * `mapping`, which is dropped here (the document tests check the two agree). The validator below
+ * and the webhooks' body check (test/webhooks/body-schema.ts) compile with it.
+ */
+export function schemaCompiler(document: Pick<OpenApiDocument, 'components'>, componentsId: string): { compile(schema: unknown): ValidateFunction } {
   const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allErrors: true, discriminator: true });
   addFormats(ajv);
-
-  /** `#/components/schemas/X` → the same schema in the registered components schema; no discriminator mapping. */
   const rewriteRefs = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewriteRefs);
     if (node === null || typeof node !== 'object') return node;
@@ -114,13 +109,24 @@ export function createOpenApiValidator(
     );
   };
   ajv.addSchema({ $id: componentsId, $defs: rewriteRefs(document.components.schemas) as object });
+  return { compile: (schema) => ajv.compile(rewriteRefs(schema) as object) };
+}
 
+export function createOpenApiValidator(
+  document: OpenApiDocument,
+  basePath: string,
+  fallbacks: Fallbacks,
+  options: ValidatorOptions = {},
+): OpenApiValidator {
+  // ----------------------------------------------------------------------------------- schemas
+
+  const compiler = schemaCompiler(document, `urn:svc:openapi:${basePath}`);
   const compiled = new Map<string, ValidateFunction>();
   /** Compiles a schema of the document once; `where` (its JSON pointer) is the cache key. */
   const validatorFor = (where: string, schema: unknown): ValidateFunction => {
     let validate = compiled.get(where);
     if (!validate) {
-      validate = ajv.compile(rewriteRefs(schema) as object);
+      validate = compiler.compile(schema);
       compiled.set(where, validate);
     }
     return validate;
