@@ -19,8 +19,10 @@ import { metadataTests } from './store-contract/metadata';
 import { outboxTests } from './store-contract/outbox';
 import { paymentBatchTests } from './store-contract/payment-batches';
 import { paymentTests } from './store-contract/payments';
+import { pictureTests } from './store-contract/pictures';
 import { planTests } from './store-contract/plans';
 import { processorEventTests } from './store-contract/processor-events';
+import { ownerTests } from './store-contract/owner';
 import { sessionTests } from './store-contract/sessions';
 import { siteDefinitionTests } from './store-contract/site-definition';
 import { siteTests } from './store-contract/sites';
@@ -51,6 +53,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     memberTokenTests(ctx);
     accountUpdateTests(ctx);
     metadataTests(ctx);
+    pictureTests(ctx);
     paymentTests(ctx);
     paymentBatchTests(ctx);
     contentAccessTests(ctx);
@@ -58,6 +61,7 @@ export function runStoreContract(name: string, newStore: () => Store | Promise<S
     limitTests(ctx);
     testProcessorTests(ctx);
     processorEventTests(ctx);
+    ownerTests(ctx);
     webhookTests(ctx);
     webhookAnnouncementTests(ctx);
     definitionReadTests(ctx);

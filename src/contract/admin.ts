@@ -122,9 +122,12 @@ export interface Membership {
   billing?: { billingPeriodEnd: IsoDateTime };
   /** A subscription changed to a cheaper plan moves to this plan when its billing period ends. */
   nextPlanId?: number;
+  /** Given for free by the site's owner (issue 32): never charged, and not counted as revenue. */
+  comp?: true;
 }
 
-export const MEMBER_STATUSES = ['approved', 'pending', 'blocked'] as const;
+/** `blocked`: by the owner, cannot sign in; `erased`: personal data removed on request (docs/owner-actions.md). */
+export const MEMBER_STATUSES = ['approved', 'pending', 'blocked', 'erased'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 export interface Member {
@@ -156,6 +159,21 @@ export const MEMBER_EVENT_TYPES = [
    * `{ membershipId, fromPlanId, toPlanId, when: 'now' | 'periodEnd', invoiceId?, applied? }`.
    */
   'planChanged',
+  /*
+   * The owner's actions (issue 32), each with `by` in its details: `{ apiKeyId }` for an Admin
+   * API key, `{ cli: true }` for the svc command. A cancellation and a refund the owner makes
+   * are `cancellation` and `paymentRefunded` events with `by`.
+   */
+  /** A plan given for free; details `{ membershipId, planId, expiresAt?, by }`. */
+  'membershipComped',
+  /** details `{ by, sessionsEnded }`. */
+  'memberBlocked',
+  /** details `{ by }`. */
+  'memberUnblocked',
+  /** Everything stored about the member was exported; details `{ by }`. */
+  'memberExported',
+  /** Personal data removed on request; details `{ by }`. */
+  'memberErased',
 ] as const;
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 
@@ -185,14 +203,32 @@ export interface ContentView {
   viewedAt: IsoDateTime;
 }
 
-export const SCOPES = [
+/** The spec's read scopes (5.1). */
+export const READ_SCOPES = [
   'read.plans',
   'read.memberships',
   'read.members',
   'read.memberEvents',
   'read.contentViews',
+  /** GET /invoices, the ledger (issue 32). */
+  'read.invoices',
 ] as const;
+/**
+ * The owner's actions (issue 32), each a scope no key made before it has: `members:write`
+ * (block, unblock, export, erase), `memberships:write` (cancel, comp), `invoices:write` (refund).
+ */
+export const WRITE_SCOPES = ['members:write', 'memberships:write', 'invoices:write'] as const;
+export const SCOPES = [...READ_SCOPES, ...WRITE_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
+
+/** GET /key: the key a request carries, so a client can offer what its scopes allow (issue 32). */
+export interface ApiKey {
+  id: number;
+  scopes: Scope[];
+  createdAt: IsoDateTime;
+  /** Absent: it never expires. */
+  expiresAt?: IsoDateTime;
+}
 
 export interface ApiError {
   /** `base` for errors not tied to one field, else the parameter or header it concerns. */
@@ -212,5 +248,11 @@ export type ErrorCode =
   | 'forbidden'
   | 'notFound'
   | 'methodNotAllowed'
+  /** An owner action's body is not what it takes (`path` names the field). */
+  | 'invalidBody'
+  /** An owner action the resource's state does not allow (a cancelled membership cancelled again, a refund over what is left). */
+  | 'conflict'
+  /** The payment processor refused or failed an owner action (a refund, deleting a customer). */
+  | 'processorError'
   | 'rateLimited'
   | 'internalError';

@@ -358,6 +358,12 @@ export type MemberApiErrorCode =
    * their way (sign-up on such a site, and a password sign-in of an unconfirmed member).
    */
   | 'emailNotConfirmed'
+  /** A profile picture over 2 MiB (PUT /me/picture); nothing changes. */
+  | 'pictureTooLarge'
+  /** A profile picture that is not JPEG, PNG or WebP by its bytes, or sent with another Content-Type; nothing changes. */
+  | 'unsupportedPicture'
+  /** A profile picture that cannot be decoded (cut short, damaged, empty) or has too many pixels; nothing changes. */
+  | 'invalidPicture'
   | 'internalError';
 
 /** Codes a widget promise can reject with: the service's, and the widget's own. */

@@ -42,6 +42,8 @@ export interface Invoice {
   subTotalCents: number;
   taxCents: number;
   totalCents: number;
+  /** How much of `totalCents` was refunded; absent when nothing (issue 32: the owner may refund part). */
+  refundedCents?: number;
   /** Lower-case ISO 4217, e.g. `usd`. */
   currency: string;
   description: string;

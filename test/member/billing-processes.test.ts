@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
 import { definePlan } from '../../src/service/domain/plans';
-import type { CardDetails, ChargeReceipt, ChargeRequest, PaymentProcessor } from '../../src/service/payments/processor';
+import type { CardDetails, ChargeReceipt, ChargeRequest, PaymentProcessor, RefundRequest } from '../../src/service/payments/processor';
 import { TestPaymentProcessor } from '../../src/service/payments/test-processor';
 import { createMemoryStore } from '../../src/service/store/memory';
 import { openSqliteStore } from '../../src/service/store/sqlite';
@@ -52,6 +52,8 @@ class SharedProcessor implements PaymentProcessor {
   createCustomer = (customer: { email: string }) => this.inner.createCustomer(customer);
   addPaymentMethod = (customerId: string, card: CardDetails) => this.inner.addPaymentMethod(customerId, card);
   attachPaymentMethod = (customerId: string, paymentMethodId: string) => this.inner.attachPaymentMethod(customerId, paymentMethodId);
+  refund = (request: RefundRequest) => this.inner.refund(request);
+  deleteCustomer = (customerId: string) => this.inner.deleteCustomer(customerId);
   listPaymentMethods = (customerId: string) => this.inner.listPaymentMethods(customerId);
   listInvoices = (customerId: string) => this.inner.listInvoices(customerId);
 

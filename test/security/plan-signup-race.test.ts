@@ -50,6 +50,8 @@ function slowCounting(inner: PaymentProcessor, charges: ChargeRequest[]): Paymen
     attachPaymentMethod: (customerId, paymentMethodId) => inner.attachPaymentMethod(customerId, paymentMethodId),
     listPaymentMethods: (customerId) => inner.listPaymentMethods(customerId),
     listInvoices: (customerId) => inner.listInvoices!(customerId),
+    refund: (request) => inner.refund(request),
+    deleteCustomer: (customerId) => inner.deleteCustomer(customerId),
     async charge(customerId, paymentMethodId, request) {
       charges.push(request);
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -67,7 +67,7 @@ export function processorEventTests(ctx: Ctx): void {
   test('markInvoiceRefunded marks the site\'s paid invoice refunded and answers it; again, it answers it as it is', async () => {
     const paid = await invoiceIn(ctx.a.id);
     const theirs = await invoiceIn(ctx.b.id);
-    const refunded = { ...paid, status: 'refunded' };
+    const refunded = { ...paid, status: 'refunded', refundedCents: paid.totalCents };
     expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1')).toStrictEqual(refunded);
     expect(await ctx.store.listInvoicesOfMember(ctx.a.id, paid.memberId)).toStrictEqual([refunded]);
     expect(await ctx.store.getInvoiceByCharge(ctx.a.id, 'ch_1')).toStrictEqual(refunded);
@@ -90,9 +90,19 @@ export function processorEventTests(ctx: Ctx): void {
     const failed = await invoiceIn(ctx.a.id, { status: 'failed' });
     const second = await invoiceIn(ctx.a.id);
     expect(await ctx.store.getInvoiceByCharge(ctx.a.id, 'ch_1')).toStrictEqual(first);
-    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1')).toStrictEqual({ ...first, status: 'refunded' });
-    expect(await ctx.store.listInvoicesOfMember(ctx.a.id, second.memberId)).toStrictEqual([{ ...second, status: 'refunded' }]);
+    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1')).toStrictEqual({ ...first, status: 'refunded', refundedCents: first.totalCents });
+    expect(await ctx.store.listInvoicesOfMember(ctx.a.id, second.memberId)).toStrictEqual([{ ...second, status: 'refunded', refundedCents: second.totalCents }]);
     expect(await ctx.store.listInvoicesOfMember(ctx.a.id, failed.memberId)).toStrictEqual([failed]);
+  });
+
+  test('markInvoiceRefunded with an amount: the refunded part only grows, to the total at most, and then the invoice is refunded', async () => {
+    const paid = await invoiceIn(ctx.a.id);
+    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1', 1000)).toStrictEqual({ ...paid, refundedCents: 1000 });
+    // An older, smaller refund told late changes nothing.
+    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1', 500)).toStrictEqual({ ...paid, refundedCents: 1000 });
+    expect(await ctx.store.getInvoice(ctx.a.id, paid.id)).toStrictEqual({ ...paid, refundedCents: 1000 });
+    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1', paid.totalCents + 1)).toStrictEqual({ ...paid, status: 'refunded', refundedCents: paid.totalCents });
+    expect(await ctx.store.markInvoiceRefunded(ctx.a.id, 'ch_1', 2000)).toStrictEqual({ ...paid, status: 'refunded', refundedCents: paid.totalCents });
   });
 
   test('removePaymentMethodByProcessorId removes the site\'s card and answers its member; another site\'s same card stays', async () => {

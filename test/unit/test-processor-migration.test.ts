@@ -59,8 +59,12 @@ async function expectTakenOver(store: Store) {
 const DAY = 86_400_000;
 /** What SQLite's migration 13 (PostgreSQL's 6) added: the indexes Stripe's events are found by. */
 const DROP_EVENT_INDEXES = 'DROP INDEX invoices_site_charge; DROP INDEX payment_methods_site_processor; DROP INDEX members_site_processor_customer;';
-/** What SQLite's migration 16 (PostgreSQL's 9) added: webhooks (issue 31), children first. */
-const DROP_WEBHOOKS = 'DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_messages; DROP TABLE webhook_endpoints;';
+/** What SQLite's migration 18 (PostgreSQL's 11) added: members' pictures (issue 32). */
+const DROP_PICTURES = 'DROP INDEX members_site_picture; ALTER TABLE members DROP COLUMN picture_hash; DROP TABLE member_pictures;';
+/** What SQLite's migrations 17 and later (PostgreSQL's 10 and later) added: the owner's actions (issue 32), then the rest. */
+const DROP_OWNER_ACTIONS = `${DROP_PICTURES} ALTER TABLE memberships DROP COLUMN comp; ALTER TABLE invoices DROP COLUMN refunded_cents;`;
+/** What SQLite's migrations 16 and later (PostgreSQL's 9 and later) added: webhooks (issue 31), children first, then the rest. */
+const DROP_WEBHOOKS = `${DROP_OWNER_ACTIONS} DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_messages; DROP TABLE webhook_endpoints;`;
 /** What SQLite's migrations 15 and later (PostgreSQL's 8 and later) added: a downgrade waiting for its period's end, then the rest. */
 const DROP_NEXT_PLAN = `${DROP_WEBHOOKS} ALTER TABLE memberships DROP COLUMN next_plan_id;`;
 /** What SQLite's migrations 14 and later (PostgreSQL's 7 and later) added: the test processor's intents, then the rest. */

@@ -142,6 +142,28 @@ export interface PaymentProcessor {
    * for a processor that sends no events (the test processor).
    */
   readEvent?(payload: string, signature: string | undefined, receivedAt: EpochMs): ProcessorEvent;
+  /**
+   * Refunds `amountCents` of the customer's charge (the owner's refund, issue 32). The same
+   * idempotency key again refunds nothing more. Throws UnknownPaymentReferenceError for a charge
+   * the processor does not know (or not the customer's), RefundRefusedError when the charge was
+   * not paid or less is left of it than asked.
+   */
+  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /** Deletes the customer and their saved cards (an erased member, issue 32); one already gone is no error. */
+  deleteCustomer(customerId: string): Promise<void>;
+}
+
+export interface RefundRequest {
+  customerId: string;
+  chargeId: string;
+  /** Minor units, positive. */
+  amountCents: number;
+  idempotencyKey: string;
+}
+
+/** A refund the processor would not make: the charge was not paid, or less of it is left than asked. */
+export class RefundRefusedError extends Error {
+  override readonly name = 'RefundRefusedError';
 }
 
 /** An event from the processor, as its webhook delivered it; `object` is the processor's own shape. */
@@ -204,7 +226,7 @@ export class PaymentDeclinedError extends Error {
 export class UnknownPaymentReferenceError extends Error {
   override readonly name = 'UnknownPaymentReferenceError';
   constructor(
-    readonly resource: 'customer' | 'paymentMethod' | 'paymentIntent',
+    readonly resource: 'customer' | 'paymentMethod' | 'paymentIntent' | 'charge',
     readonly id: string,
   ) {
     super(`unknown ${resource} ${id}`);

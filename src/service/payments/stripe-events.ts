@@ -58,7 +58,12 @@ async function chargeRefunded(store: Store, site: SiteRecord, charge: Record<str
   const chargeId = text(charge.id);
   if (!chargeId || !(await store.getInvoiceByCharge(site.id, chargeId))) return 'unknownReference';
   const partial = charge.refunded !== true;
-  const invoice = partial ? await store.getInvoiceByCharge(site.id, chargeId) : await store.markInvoiceRefunded(site.id, chargeId);
+  // A partial refund is recorded by its amount so far (the owner's console shows what is left to refund).
+  const invoice = partial
+    ? cents(charge.amount_refunded) > 0
+      ? await store.markInvoiceRefunded(site.id, chargeId, cents(charge.amount_refunded))
+      : await store.getInvoiceByCharge(site.id, chargeId)
+    : await store.markInvoiceRefunded(site.id, chargeId);
   if (invoice?.status !== (partial ? 'paid' : 'refunded')) return 'unknownReference'; // a failed attempt: nothing was paid to refund
   await addOnce(store, site, invoice.memberId, 'paymentRefunded', ['chargeId', 'amount'], now, {
     amount: formatMoney(cents(charge.amount_refunded) || invoice.totalCents, invoice.currency, site.locale),

@@ -18,6 +18,7 @@ import {
   CardDeclinedError,
   PaymentDeclinedError,
   ProcessorEventError,
+  RefundRefusedError,
   UnknownPaymentReferenceError,
   type CardBrand,
   type ChargeReceipt,
@@ -27,6 +28,7 @@ import {
   type PaymentOutcome,
   type PaymentProcessor,
   type ProcessorEvent,
+  type RefundRequest,
   type RequiresAction,
 } from './processor';
 
@@ -138,6 +140,32 @@ export class StripePaymentProcessor implements PaymentProcessor {
       return { ...outcome, amountCents: intent.amount, currency: intent.currency, ...(outcome.status === 'succeeded' && { receipt: receiptOf(intent) }) };
     } catch (error) {
       throw declinedOrUnknown(error, 'paymentIntent', intentId) ?? error;
+    }
+  }
+
+  async refund(request: RefundRequest): Promise<{ refundId: string }> {
+    try {
+      const refund = await this.stripe.refunds.create(
+        { charge: request.chargeId, amount: request.amountCents, metadata: { reason: 'the site owner refunded it' } },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return { refundId: refund.id };
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+        if (error.code === 'resource_missing') throw new UnknownPaymentReferenceError('charge', request.chargeId);
+        // amount_too_large, charge_already_refunded, a charge that did not succeed: Stripe's words say which.
+        throw new RefundRefusedError(error.message);
+      }
+      throw error;
+    }
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    try {
+      await this.stripe.customers.del(customerId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return;
+      throw error;
     }
   }
 

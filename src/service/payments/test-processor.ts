@@ -34,7 +34,9 @@ import {
   CardDeclinedError,
   InvalidCardError,
   PaymentDeclinedError,
+  RefundRefusedError,
   UnknownPaymentReferenceError,
+  type RefundRequest,
   type CardBrand,
   type CardDetails,
   type CardField,
@@ -237,6 +239,26 @@ export class TestPaymentProcessor implements PaymentProcessor {
   async listInvoices(customerId: string): Promise<Invoice[]> {
     await this.requireCustomer(customerId);
     return (await this.store.listTestProcessorCharges(customerId)).map(invoiceOf);
+  }
+
+  /**
+   * Checks the refund as a processor would and moves nothing. It does not keep refunds: the
+   * service's ledger (the invoice's refundedCents, changed under a lease) is what stops a second
+   * refund of what was refunded (service/owner/refund.ts).
+   */
+  async refund(request: RefundRequest): Promise<{ refundId: string }> {
+    await this.requireCustomer(request.customerId);
+    const charge = (await this.store.listTestProcessorCharges(request.customerId)).find((c) => c.chargeId === request.chargeId);
+    if (!charge) throw new UnknownPaymentReferenceError('charge', request.chargeId);
+    if (charge.status !== 'paid') throw new RefundRefusedError(`charge ${charge.chargeId} was not paid: nothing to refund`);
+    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0 || request.amountCents > charge.amountCents) {
+      throw new RefundRefusedError(`a refund of charge ${charge.chargeId} must be 1 to ${charge.amountCents} (minor units), got ${request.amountCents}`);
+    }
+    return { refundId: this.newId('re') };
+  }
+
+  async deleteCustomer(customerId: string): Promise<void> {
+    await this.store.deleteTestProcessorCustomer(customerId);
   }
 
   /** The customer's card, for a charge whose amount and currency are checked as a processor checks them. */

@@ -4,7 +4,9 @@
  * and written with one call per kind.
  */
 import { formatMoney } from '../billing/money';
-import type { NewInvoice, NewMemberEvent, NewMembership, NewPaymentMethod, SiteRecord, TestProcessorCard, TestProcessorCustomer } from '../store/records';
+import type {
+  NewInvoice, NewMemberEvent, NewMembership, NewPaymentMethod, SiteRecord, TestProcessorCard, TestProcessorCharge, TestProcessorCustomer,
+} from '../store/records';
 import type { Store } from '../store/store';
 import type { MemberBilling } from './member-billing';
 
@@ -32,6 +34,8 @@ export class BatchRows {
   /** The processor's side of the same customers and cards (decision 0029). */
   private readonly processorCustomers: TestProcessorCustomer[] = [];
   private readonly processorCards: TestProcessorCard[] = [];
+  /** The processor's record of each charge, so an owner can refund a seeded invoice (issue 32). */
+  private readonly processorCharges: TestProcessorCharge[] = [];
   /** Rows whose membershipId is, until written, the index of their membership in `memberships`. */
   private readonly byMembership: Array<{ membershipId?: number }> = [];
 
@@ -85,6 +89,13 @@ export class BatchRows {
         };
         this.invoices.push(invoice);
         this.byMembership.push(invoice);
+        if (billing.processorCustomerId !== undefined) {
+          this.processorCharges.push({
+            invoiceId: processorInvoiceId, chargeId: processorChargeId, customerId: billing.processorCustomerId,
+            cardId: billing.card?.processorId ?? `pm_test_ok_${key}`, amountCents: c.amounts.grandTotalCents, currency: c.currency,
+            description: c.description, status: c.status, ...(c.status === 'failed' && { declineCode: 'card_declined' as const }), createdAt: c.at,
+          });
+        }
         if (c.status === 'failed') {
           // The billing run's details (renewals.ts).
           const details = {
@@ -133,6 +144,7 @@ export class BatchRows {
       (async () => {
         await store.createTestProcessorCustomers(this.processorCustomers);
         await store.addTestProcessorCards(this.processorCards);
+        await store.addTestProcessorCharges(this.processorCharges);
       })(),
     ]);
     return { memberships: this.memberships.length, events: this.events.length, invoices: this.invoices.length, paymentMethods: this.cards.length };

@@ -1,6 +1,6 @@
 /** Filters and keyset pages the store answers. Ranges include `from` and exclude `to`. */
 import type { MemberStatus, MembershipStatus, PlanStatus, PlanType } from '../../contract/admin';
-import type { EpochMs } from './records';
+import type { EpochMs, InvoiceStatus } from './records';
 
 export interface Range {
   from?: EpochMs;
@@ -47,6 +47,13 @@ export interface MembershipFilter {
    * service): the ones billing can charge. Not an Admin API filter.
    */
   billable?: boolean;
+}
+
+/** GET /invoices (issue 32). */
+export interface InvoiceFilter {
+  memberId?: number;
+  status?: InvoiceStatus;
+  created?: Range;
 }
 
 export interface MemberEventFilter {

@@ -149,6 +149,12 @@ export interface NewMember extends MemberProfile {
 /** What reads give back: never the password hash. */
 export interface MemberRecord extends MemberProfile {
   id: number;
+  /**
+   * The picture the member uploaded (SHA-256 of its bytes, a MemberPictureRecord of the site),
+   * which their profile image then is; set and cleared only by setMemberPicture and
+   * removeMemberPicture, never by a batch writer.
+   */
+  pictureHash?: string;
 }
 
 /** What the Admin API's member list shows of a member (Store.listMemberSummaries). */
@@ -171,6 +177,8 @@ export interface MemberPatch {
   processorCustomerId?: string;
   /** Set when a mailed code or link proves the address; a new `email` without it is unconfirmed. */
   emailConfirmedAt?: EpochMs;
+  /** The owner blocks, unblocks or erases the member (issue 32). */
+  status?: MemberStatus;
 }
 
 /** What sign-in needs to know about an e-mail address. */
@@ -238,6 +246,8 @@ export interface NewMembership {
   paymentFailure: boolean;
   /** Multi-payment plans only: instalments paid so far (0 during a trial). */
   paymentsMade?: number;
+  /** Given for free by the owner (issue 32): it has no billing, so nothing ever charges it. */
+  comp?: boolean;
 }
 export interface MembershipRecord extends NewMembership {
   id: number;
@@ -319,6 +329,11 @@ export interface NewInvoice {
 }
 export interface InvoiceRecord extends NewInvoice {
   id: number;
+  /**
+   * How much of `totalCents` the processor has refunded (issue 32: the owner may refund part);
+   * absent when nothing. All of it: `status` is `refunded`.
+   */
+  refundedCents?: number;
 }
 
 export interface NewMemberEvent {
@@ -636,3 +651,19 @@ export interface ProcessorEventRecord {
   type: string;
   receivedAt: EpochMs;
 }
+
+/**
+ * A member's uploaded picture as the service keeps it (decision 0039): the re-encoded bytes,
+ * named by their SHA-256, once per site however many of its members show it.
+ */
+export interface MemberPictureRecord {
+  siteId: number;
+  /** SHA-256 of `bytes`, lower-case hex: what the picture's URL names. */
+  hash: string;
+  /** The media type it is served as (`image/webp`). */
+  contentType: string;
+  bytes: Uint8Array;
+  createdAt: EpochMs;
+}
+/** What setMemberPicture keeps: a picture, for the site it is given with. */
+export type NewMemberPicture = Omit<MemberPictureRecord, 'siteId'>;

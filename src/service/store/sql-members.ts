@@ -27,10 +27,12 @@ import type {
   SessionRecord,
   SignupValueRecord,
 } from './records';
+import type { InvoiceFilter } from './queries';
 import {
   type RawRow,
   type Row,
   type Value,
+  Where,
   INVOICE_COLUMNS,
   MEMBER_COLUMNS,
   MEMBERSHIP_COLUMNS,
@@ -95,6 +97,7 @@ export function memberUpdate(memberId: number, patch: MemberPatch): { text: stri
   if (patch.passwordHash !== undefined) columns.push(['password_hash', patch.passwordHash]);
   if (patch.processorCustomerId !== undefined) columns.push(['processor_customer_id', patch.processorCustomerId]);
   if (patch.emailConfirmedAt !== undefined) columns.push(['email_confirmed_at', patch.emailConfirmedAt]);
+  if (patch.status !== undefined) columns.push(['status', patch.status]);
   if (columns.length === 0) return undefined;
   return {
     text: `UPDATE members SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`,
@@ -295,19 +298,64 @@ export const BILLING = {
 export const PROCESSOR_EFFECTS = {
   /** The first by id: a charge should have one invoice. Values: site id, charge id. */
   invoiceByCharge: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND processor_charge_id = ? ORDER BY id LIMIT 1`,
-  /** The paid invoices of the charge, by id: those a refund changes (and announces). Values: site id, charge id. */
-  paidOfCharge: `SELECT id FROM invoices WHERE site_id = ? AND processor_charge_id = ? AND status = 'paid'`,
-  /** An already refunded invoice is rewritten as it is, so it is answered too; a failed one is left. Values: site id, charge id. */
-  refund: `UPDATE invoices SET status = 'refunded' WHERE site_id = ? AND processor_charge_id = ? AND status IN ('paid', 'refunded')
+  /**
+   * Raises the paid invoices of the charge to `amount` refunded (at most their total; all of it:
+   * `refunded`), answering those it changed: a refund the processor tells again, or an older
+   * smaller one, changes nothing. Values: refundInvoiceValues.
+   */
+  refund: `UPDATE invoices SET refunded_cents = CASE WHEN total_cents < ? THEN total_cents ELSE ? END,
+      status = CASE WHEN total_cents <= ? THEN 'refunded' ELSE status END
+    WHERE site_id = ? AND processor_charge_id = ? AND status = 'paid' AND refunded_cents < CASE WHEN total_cents < ? THEN total_cents ELSE ? END
     RETURNING ${INVOICE_COLUMNS}`,
+  /** What markInvoiceRefunded answers: the first by id of the charge's paid or refunded invoices. Values: site id, charge id. */
+  refundable: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND processor_charge_id = ? AND status IN ('paid', 'refunded')
+    ORDER BY id LIMIT 1`,
   /** Values: site id, the card's processor id. */
   removeCard: 'DELETE FROM payment_methods WHERE site_id = ? AND processor_id = ? RETURNING member_id',
   /** Values: site id, site id, processor customer id. */
   removeCustomerCards: `DELETE FROM payment_methods WHERE site_id = ?
     AND member_id IN (SELECT id FROM members WHERE site_id = ? AND processor_customer_id = ?) RETURNING member_id`,
 } as const;
-/** The first by id of the invoices a statement answered (raw rows, id first). */
-export const firstById = (rows: RawRow[]): RawRow | undefined =>
-  rows.reduce<RawRow | undefined>((first, r) => (first === undefined || (r[0] as number) < (first[0] as number) ? r : first), undefined);
+/** PROCESSOR_EFFECTS.refund's values; no amount: all of it. */
+export function refundInvoiceValues(siteId: number, chargeId: string, refundedCents: number | undefined): Value[] {
+  const amount = refundedCents ?? Number.MAX_SAFE_INTEGER;
+  return [amount, amount, amount, siteId, chargeId, amount, amount];
+}
 /** The member ids a statement answered (raw rows of one column), ascending. */
 export const idsAscending = (rows: RawRow[]): number[] => rows.map((r) => r[0] as number).sort((x, y) => x - y);
+
+// The owner's actions (issue 32).
+
+export const OWNER = {
+  /** Values: site id, membership id. */
+  membership: `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id WHERE m.site_id = ? AND m.id = ?`,
+  /** Values: site id, invoice id. */
+  invoice: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND id = ?`,
+  /** The member's earlier addresses, which mail to them was sent to. Values: site id, member id. */
+  formerEmails: "SELECT details FROM member_events WHERE site_id = ? AND member_id = ? AND event_type = 'emailChanged'",
+} as const;
+
+/** eraseMember's deletions, in order, each with the values site id and member id. */
+export const ERASE_MEMBER_DATA = [
+  'DELETE FROM signup_values WHERE site_id = ? AND member_id = ?',
+  'DELETE FROM member_metadata WHERE site_id = ? AND member_id = ?',
+  'DELETE FROM sessions WHERE site_id = ? AND member_id = ?',
+  'DELETE FROM member_tokens WHERE site_id = ? AND member_id = ?',
+  'DELETE FROM payment_methods WHERE site_id = ? AND member_id = ?',
+  'DELETE FROM content_views WHERE site_id = ? AND member_id = ?',
+  "UPDATE member_events SET details = '{}' WHERE site_id = ? AND member_id = ? AND event_type = 'emailChanged'",
+  // The member's uploaded picture (decision 0039), unless another member of the site has the same
+  // one; before ERASE_MEMBER_ROW clears picture_hash, which names it.
+  `DELETE FROM member_pictures WHERE site_id = ? AND hash = (SELECT picture_hash FROM members WHERE id = ?)
+    AND (SELECT count(*) FROM members m WHERE m.site_id = member_pictures.site_id AND m.picture_hash = member_pictures.hash) = 1`,
+] as const;
+/** Values: site id, then the addresses as one JSON array (both dialects read it: json_each, jsonb_array_elements_text). */
+export const eraseMailTo = (dialect: 'sqlite' | 'postgres') =>
+  `DELETE FROM mail_outbox WHERE site_id = ? AND recipient IN (SELECT value FROM ${dialect === 'sqlite' ? 'json_each(?)' : 'jsonb_array_elements_text(?::jsonb)'})`;
+/** The member's row made anonymous. Values: the erased address, site id, member id. */
+export const ERASE_MEMBER_ROW = `UPDATE members SET email = ?, first_name = NULL, last_name = NULL, password_hash = NULL,
+    profile_image_url = NULL, picture_hash = NULL, processor_customer_id = NULL, email_confirmed_at = NULL, status = 'erased'
+  WHERE site_id = ? AND id = ?`;
+/** GET /invoices' conditions (both dialects). */
+export const invoiceWhere = (siteId: number, f: InvoiceFilter): Where =>
+  new Where('site_id', siteId).eq('member_id', f.memberId).eq('status', f.status).range('created_at', f.created);

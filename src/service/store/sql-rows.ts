@@ -87,7 +87,7 @@ export function planFrom(r: RawRow): PlanRecord {
 export const INSERT_EVENT = 'INSERT INTO member_events (site_id, member_id, event_type, details, created_at) VALUES (?, ?, ?, ?, ?)';
 
 export const MEMBER_COLUMNS =
-  'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id, email_confirmed_at';
+  'id, site_id, email, first_name, last_name, status, created_at, profile_image_url, processor_customer_id, email_confirmed_at, picture_hash';
 /** The columns of a MemberSummary, read by memberSummaryFrom. */
 export const MEMBER_SUMMARY_COLUMNS = 'id, email, first_name, last_name, status, created_at';
 export function memberSummaryFrom(r: RawRow): MemberSummary {
@@ -104,12 +104,13 @@ export function memberFrom(r: RawRow): MemberRecord {
   opt(member, 'profileImageUrl', r[7]);
   opt(member, 'processorCustomerId', r[8]);
   opt(member, 'emailConfirmedAt', r[9]);
+  opt(member, 'pictureHash', r[10]);
   return member as unknown as MemberRecord;
 }
 
 export const MEMBERSHIP_COLUMNS =
   'm.id, m.site_id, m.member_id, m.plan_id, p.public_id, m.type, m.status, m.created_at, m.payment_failure, ' +
-  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made, m.billing, m.next_plan_id';
+  'm.expires_at, m.cancels_at, m.billing_period_end, m.payments_made, m.billing, m.next_plan_id, m.comp';
 export function membershipFrom(r: RawRow): MembershipRecord {
   const m: Row = {
     id: r[0], siteId: r[1], memberId: r[2], planId: r[3], planPublicId: r[4], type: r[5], status: r[6],
@@ -121,6 +122,7 @@ export function membershipFrom(r: RawRow): MembershipRecord {
   opt(m, 'paymentsMade', r[12]);
   if (r[13] !== null) m.billing = JSON.parse(r[13] as string);
   opt(m, 'nextPlanId', r[14]);
+  if (r[15] === 1) m.comp = true;
   return m as unknown as MembershipRecord;
 }
 
@@ -244,7 +246,7 @@ export const paymentMethodFrom = (r: RawRow): PaymentMethodRecord => ({
 
 export const INVOICE_COLUMNS =
   'id, site_id, member_id, plan_id, membership_id, processor_invoice_id, processor_charge_id, sub_total_cents, ' +
-  'tax_cents, total_cents, currency, status, description, created_at';
+  'tax_cents, total_cents, currency, status, description, created_at, refunded_cents';
 export function invoiceFrom(r: RawRow): InvoiceRecord {
   const invoice: Row = {
     id: r[0], siteId: r[1], memberId: r[2], planId: r[3], processorInvoiceId: r[5], processorChargeId: r[6],
@@ -252,6 +254,7 @@ export function invoiceFrom(r: RawRow): InvoiceRecord {
     createdAt: r[13],
   };
   opt(invoice, 'membershipId', r[4]);
+  if ((r[14] as number) > 0) invoice.refundedCents = r[14];
   return invoice as unknown as InvoiceRecord;
 }
 
@@ -322,11 +325,11 @@ export const memberWhere = (siteId: number, f: MemberFilter): Where =>
 
 /** The membership's type is its plan's, copied at insert: NULL, which the column refuses, for a plan not in the site. */
 export const INSERT_MEMBERSHIP = `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
-    billing_period_end, payment_failure, payments_made)
-  VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?, ?)`;
+    billing_period_end, payment_failure, payments_made, comp)
+  VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const membershipValues = (m: NewMembership): Value[] => [
   m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt), orNull(m.cancelsAt),
-  orNull(m.billingPeriodEnd), flag(m.paymentFailure), orNull(m.paymentsMade),
+  orNull(m.billingPeriodEnd), flag(m.paymentFailure), orNull(m.paymentsMade), flag(m.comp === true),
 ];
 /** Memberships with their plan's public id: what MEMBERSHIP_COLUMNS reads. */
 export const MEMBERSHIPS_FROM = 'memberships m JOIN plans p ON p.id = m.plan_id';

@@ -83,6 +83,9 @@ export const TEST_PROCESSOR_SQL = {
   customer: `SELECT ${CUSTOMER_COLUMNS} FROM test_processor_customers WHERE customer_id = ?`,
   cardsOf: `SELECT ${CARD_COLUMNS} FROM test_processor_cards WHERE customer_id = ? ORDER BY id`,
   chargesOf: `SELECT ${CHARGE_COLUMNS} FROM test_processor_charges WHERE customer_id = ? ORDER BY id`,
+  /** deleteTestProcessorCustomer: its cards, then itself (its charges stay, a processor's ledger). Values: customer id. */
+  deleteCards: 'DELETE FROM test_processor_cards WHERE customer_id = ?',
+  deleteCustomer: 'DELETE FROM test_processor_customers WHERE customer_id = ?',
   chargeByKey: `SELECT id, ${CHARGE_COLUMNS} FROM test_processor_charges WHERE idempotency_key = ?`,
   forgetKey: 'UPDATE test_processor_charges SET idempotency_key = NULL WHERE id = ?',
   insertIntent: `INSERT INTO test_processor_intents (${INTENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

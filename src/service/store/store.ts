@@ -30,7 +30,9 @@ import type {
   MemberEventRecord,
   MemberLogin,
   MemberPatch,
+  MemberPictureRecord,
   MemberRecord,
+  NewMemberPicture,
   MemberSummary,
   MembershipPatch,
   MembershipRecord,
@@ -67,6 +69,7 @@ import type {
 } from './records';
 import type {
   ContentViewFilter,
+  InvoiceFilter,
   MemberEventFilter,
   MemberFilter,
   MembershipFilter,
@@ -164,6 +167,19 @@ export interface Store {
    */
   updateMemberMetadata(siteId: number, memberId: number, update: MetadataUpdate): Promise<MemberMetadata | undefined>;
 
+  /**
+   * Members' uploaded pictures (decision 0039), kept once per site and hash. `setMemberPicture`
+   * keeps `picture` (unless the site has it already) and makes it the member's, clearing any
+   * other profileImageUrl they had, in one transaction; `removeMemberPicture` leaves the member
+   * with none (nor a profileImageUrl). Either way the picture the member had is deleted in the
+   * same transaction unless another member of the site still has it. Both answer the member
+   * after it, or undefined when the site has no such member (nothing changes then).
+   */
+  setMemberPicture(siteId: number, memberId: number, picture: NewMemberPicture): Promise<MemberRecord | undefined>;
+  removeMemberPicture(siteId: number, memberId: number): Promise<MemberRecord | undefined>;
+  /** A picture by its hash, whichever site keeps it (its URL names no site); undefined when none does. */
+  getMemberPicture(hash: string): Promise<MemberPictureRecord | undefined>;
+
   createSession(session: NewSession): Promise<SessionRecord>;
   findSessionByHash(tokenHash: string): Promise<SessionRecord | undefined>;
   /**
@@ -237,6 +253,23 @@ export interface Store {
   createInvoices(invoices: readonly NewInvoice[]): Promise<void>;
   /** The member's invoices, newest first (createdAt, then id, descending); failed attempts included. */
   listInvoicesOfMember(siteId: number, memberId: number): Promise<InvoiceRecord[]>;
+
+  // What the owner's actions read and write (issue 32; each implementation's owner file).
+  /** The site's membership; undefined when there is none of that id in the site. */
+  getMembership(siteId: number, id: number): Promise<MembershipRecord | undefined>;
+  /** The site's invoice; undefined when there is none of that id in the site. */
+  getInvoice(siteId: number, id: number): Promise<InvoiceRecord | undefined>;
+  /** The Admin API's ledger (GET /invoices), by id. */
+  listInvoices(siteId: number, filter: InvoiceFilter, page: PageRequest): Promise<Page<InvoiceRecord>>;
+  /**
+   * Erases the member on request (docs/owner-actions.md), in one transaction: the row stays (the
+   * ledger and events name its id) with `erasedEmail`, status `erased` and nothing else personal;
+   * sign-up values, metadata, sessions, mailed tokens, the saved card, content views and every
+   * mail to the member's addresses (this one and those an `emailChanged` event names) are
+   * deleted, and `emailChanged` events lose their details. Announces `member.updated`. Memberships
+   * and invoices are the caller's to end and keep. Undefined when the site has no such member.
+   */
+  eraseMember(siteId: number, memberId: number, erasedEmail: string): Promise<MemberRecord | undefined>;
 
   createMemberEvents(events: readonly NewMemberEvent[]): Promise<number[]>;
   listMemberEvents(
@@ -368,7 +401,14 @@ export interface Store {
    */
   createTestProcessorCustomers(customers: readonly TestProcessorCustomer[]): Promise<void>;
   getTestProcessorCustomer(id: string): Promise<TestProcessorCustomer | undefined>;
+  /** Forgets the customer and their cards (an erased member, issue 32); charges stay. False for an unknown customer. */
+  deleteTestProcessorCustomer(id: string): Promise<boolean>;
   addTestProcessorCards(cards: readonly TestProcessorCard[]): Promise<void>;
+  /**
+   * Adds the charges of a history (the demo seed, issue 32: so the owner can refund a seeded
+   * invoice) in one transaction, all or none; keys are not checked, as they are long forgotten.
+   */
+  addTestProcessorCharges(charges: readonly TestProcessorCharge[]): Promise<void>;
   /** The customer's cards in the order they were added. */
   listTestProcessorCards(customerId: string): Promise<TestProcessorCard[]>;
   /**
@@ -405,11 +445,14 @@ export interface Store {
   /** The site's invoice whose processor charge id is `processorChargeId`; undefined when none. */
   getInvoiceByCharge(siteId: number, processorChargeId: string): Promise<InvoiceRecord | undefined>;
   /**
-   * Marks the site's paid invoice of that charge `refunded` (the processor refunded it: Stripe's
-   * `charge.refunded`) and answers it. An invoice already refunded is answered as it is; a failed
-   * one, or no invoice of that charge, answers undefined and changes nothing.
+   * Records that the processor refunded `refundedCents` of the charge in all (Stripe's
+   * `charge.refunded` tells the total so far; the owner's refunds, issue 32), or all of it
+   * without an amount, and answers its invoice. The invoice's `refundedCents` only grows, to
+   * its total at most; refunded in full, it is `refunded`. A refund told again, or an older
+   * smaller one, changes nothing and announces nothing; a failed invoice, or none of that
+   * charge, answers undefined and changes nothing.
    */
-  markInvoiceRefunded(siteId: number, processorChargeId: string): Promise<InvoiceRecord | undefined>;
+  markInvoiceRefunded(siteId: number, processorChargeId: string, refundedCents?: number): Promise<InvoiceRecord | undefined>;
   /**
    * Removes the saved card whose processor id is `processorId` from the site's member who has it
    * (Stripe's `payment_method.detached`): the next renewal fails as with no card. Answers that
@@ -511,6 +554,12 @@ export type AccountMethods = Pick<
   | 'deleteExpiredSessions'
 >;
 
+/** What the owner's actions need beyond the rest (issue 32): each implementation's owner file. */
+export type OwnerMethods = Pick<Store, 'getMembership' | 'getInvoice' | 'listInvoices' | 'eraseMember'>;
+
+/** Members' uploaded pictures (decision 0039): each implementation's pictures file. */
+export type PictureMethods = Pick<Store, 'setMemberPicture' | 'removeMemberPicture' | 'getMemberPicture'>;
+
 /** The billing side of the store (saved cards, the invoice ledger): each implementation's payments file. */
 export type BillingMethods = Pick<
   Store,
@@ -528,6 +577,8 @@ export type TestProcessorMethods = Pick<
   Store,
   | 'createTestProcessorCustomers'
   | 'getTestProcessorCustomer'
+  | 'deleteTestProcessorCustomer'
+  | 'addTestProcessorCharges'
   | 'addTestProcessorCards'
   | 'listTestProcessorCards'
   | 'recordTestProcessorCharge'

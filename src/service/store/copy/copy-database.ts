@@ -45,21 +45,21 @@ export async function copyDatabase(source: TableIO, target: TableIO, { sample = 
   try {
     await target.beginWrite();
     try {
-      for (const { name, key, generatedId } of COPIED_TABLES) {
+      for (const { name, key, generatedId, batch = BATCH } of COPIED_TABLES) {
         const columns = await source.columns(name);
         const keyAt = key.map((column) => columns.indexOf(column));
         const total = await source.count(name);
         let copied = 0;
         let last: Cell[] | undefined;
         for (;;) {
-          const rows = await source.read(name, columns, key, last, BATCH);
+          const rows = await source.read(name, columns, key, last, batch);
           if (rows.length === 0) break;
           await target.write(name, columns, rows);
           copied += rows.length;
           onProgress?.(name, copied, total);
           const final = rows[rows.length - 1]!;
           last = keyAt.map((at) => final[at]!);
-          if (rows.length < BATCH) break;
+          if (rows.length < batch) break;
         }
         if (generatedId) await target.continueIds(name, await source.lastId(name));
         totals.set(name, copied);

@@ -1,5 +1,6 @@
 /** What `svc db copy` needs of a database, whichever store it is: tables read in key order and written in batches. */
-export type Cell = string | number | null;
+/** A column's value; bytes for a BLOB (SQLite) or bytea (PostgreSQL) column. */
+export type Cell = string | number | null | Uint8Array;
 export type TableRow = Cell[];
 
 export interface TableIO {

@@ -10,6 +10,8 @@ export interface CopiedTable {
   key: readonly string[];
   /** The key is a generated `id`: the target's next id is set to follow the source's. */
   generatedId: boolean;
+  /** Rows per read and write, for a table of large rows (copy-database's BATCH otherwise). */
+  batch?: number;
 }
 
 /**
@@ -26,6 +28,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   withId('plans'),
   withId('signup_fields'),
   withId('members'),
+  // Members' uploaded pictures (decision 0039), up to some 100 KB each: a few at a time.
+  { name: 'member_pictures', key: ['site_id', 'hash'], generatedId: false, batch: 100 },
   { name: 'signup_values', key: ['member_id', 'field_id'], generatedId: false },
   { name: 'member_metadata', key: ['member_id'], generatedId: false },
   withId('memberships'),

@@ -47,6 +47,12 @@ export interface MemoryAccounts {
   emailTaken(siteId: number, email: string, exceptId?: number): boolean;
   /** What `member.updated` is about (../webhook-announcing): compared before and after a change. */
   memberState(memberId: number): string;
+  /**
+   * eraseMember's part here: the member's row made anonymous (`erasedEmail`, status `erased`,
+   * no names, password, picture, processor customer or confirmation), their sign-up values,
+   * metadata and sessions deleted. Undefined when the site has no such member.
+   */
+  eraseAccount(siteId: number, memberId: number, erasedEmail: string): MemberRecord | undefined;
 }
 
 export function memoryAccounts({ members, fields, memberships, requireSite, dropUnusedTokens, webhooks }: AccountTables): MemoryAccounts {
@@ -126,6 +132,7 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
     // Links and codes mailed before a new password or address no longer work.
     if (patch.passwordHash !== undefined || patch.email !== undefined) dropUnusedTokens(memberId);
     if (patch.processorCustomerId !== undefined) member.processorCustomerId = patch.processorCustomerId;
+    if (patch.status !== undefined) member.status = patch.status;
     if (patch.signupValues?.length) {
       const mine = values.get(memberId) ?? new Map<number, SignupValueRecord>();
       for (const { fieldId, value } of patch.signupValues) {
@@ -264,8 +271,23 @@ export function memoryAccounts({ members, fields, memberships, requireSite, drop
       return true;
     },
   };
+  function eraseAccount(siteId: number, memberId: number, erasedEmail: string): MemberRecord | undefined {
+    const member = memberIn(siteId, memberId);
+    if (!member) return undefined;
+    memberByEmail.delete(emailKey(siteId, member.email));
+    const { id, createdAt } = member;
+    for (const key of Object.keys(member)) delete (member as unknown as Record<string, unknown>)[key];
+    Object.assign(member, { id, siteId, email: erasedEmail, status: 'erased', createdAt });
+    memberByEmail.set(emailKey(siteId, erasedEmail), memberId);
+    passwords.delete(memberId);
+    values.delete(memberId);
+    metadata.delete(memberId);
+    for (const session of sessions.rows.filter((x) => x.memberId === memberId)) sessionByHash.delete(session.tokenHash);
+    sessions.deleteWhere((x) => x.memberId === memberId);
+    return copy(member);
+  }
   return {
-    methods, createMembers, updateMember, createSession, revokeMemberSessions, memberState: stateOf,
+    methods, createMembers, updateMember, createSession, revokeMemberSessions, memberState: stateOf, eraseAccount,
     sessionExists: (hash) => sessionByHash.has(hash),
     emailTaken: (siteId, email, exceptId) => {
       const owner = memberByEmail.get(emailKey(siteId, email));

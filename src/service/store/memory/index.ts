@@ -11,6 +11,7 @@ import { memoryLimits } from './limits';
 import { memoryMemberTokens } from './member-tokens';
 import { memoryOutbox } from './outbox';
 import { memoryPayments } from './payments';
+import { memoryPictures } from './pictures';
 import { memorySiteDefinition } from './site-definition';
 import { memoryProcessorEvents } from './processor-events';
 import { memoryTestProcessor } from './test-processor';
@@ -33,7 +34,8 @@ import type {
 } from '../records';
 import type { Store } from '../store';
 import { DUE_AT_ONCE, announcedAt, batchWanted, eventMessages } from '../webhook-announcing';
-import { membershipMessage } from '../../webhooks/messages';
+import { memberMessage, membershipMessage } from '../../webhooks/messages';
+import { mailedAddresses } from '../member-erasure';
 
 function inRange(value: number | undefined, range: Range | undefined): boolean {
   // A range with neither end is no filter at all: rows without the value still match.
@@ -73,6 +75,8 @@ export function createMemoryStore(): Store {
     members, fields, memberships, requireSite, webhooks,
     dropUnusedTokens: (memberId) => void tokens.deleteWhere((t) => t.memberId === memberId && t.usedAt === undefined),
   });
+  const payments = memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue, webhooks });
+  const pictures = memoryPictures(members);
   const addEvents = (batch: readonly NewMemberEvent[]) => {
     for (const e of batch) requireIn(members, e.siteId, e.memberId, 'memberId');
     return batch.map((e) => events.insert((id) => ({ ...copy(e), id })).id);
@@ -163,6 +167,7 @@ export function createMemoryStore(): Store {
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
     ...accounts.methods,
+    ...pictures.methods,
     // Mailed tokens, and the writes that go with them (sign-up, redeeming a token).
     ...memoryMemberTokens({
       tokens, members, outbox, webhooks, requireSite, addEvents,
@@ -193,8 +198,9 @@ export function createMemoryStore(): Store {
         return { row: m, plan };
       });
       const ids = resolved.map(
-        ({ row, plan }) =>
-          memberships.insert((id) => ({ ...copy(row), id, type: plan.type, planPublicId: plan.publicId })).id,
+        ({ row: { comp, ...row }, plan }) =>
+          // `comp: false` is kept as the SQL stores read it back: absent.
+          memberships.insert((id) => ({ ...copy(row), id, type: plan.type, planPublicId: plan.publicId, ...(comp && { comp }) })).id,
       );
       const hooks = webhooks.announcer();
       if (batchWanted(hooks, batch, 'membership.created')) {
@@ -247,7 +253,7 @@ export function createMemoryStore(): Store {
     },
 
     // Saved cards and the invoice ledger.
-    ...memoryPayments({ members, plans, memberships, requireSite, queueMail: outbox.queue, webhooks }),
+    ...payments.methods,
     ...memoryTestProcessor(),
     ...memoryProcessorEvents(),
     ...outbox.methods,
@@ -268,6 +274,38 @@ export function createMemoryStore(): Store {
           (e) => e.siteId === siteId && eq(f.memberId, e.memberId) && inRange(e.createdAt, f.created),
         ),
       );
+    },
+
+    // What the owner's actions read and write (issue 32).
+    async getMembership(siteId, id) {
+      const membership = memberships.byId.get(id);
+      return membership?.siteId === siteId ? copy(membership) : undefined;
+    },
+    async getInvoice(siteId, id) {
+      const invoice = payments.invoices.byId.get(id);
+      return invoice?.siteId === siteId ? copy(invoice) : undefined;
+    },
+    async listInvoices(siteId, f, page) {
+      return pageOf(
+        payments.invoices.page(page, (i) => i.siteId === siteId && eq(f.memberId, i.memberId) && eq(f.status, i.status) && inRange(i.createdAt, f.created)),
+      );
+    },
+    async eraseMember(siteId, memberId, erasedEmail) {
+      const before = members.byId.get(memberId);
+      if (before?.siteId !== siteId) return undefined;
+      const ofMember = (row: { siteId: number; memberId: number }) => row.siteId === siteId && row.memberId === memberId;
+      const emailChanges = events.rows.filter((e) => ofMember(e) && e.eventType === 'emailChanged');
+      outbox.dropMailTo(siteId, mailedAddresses(before.email, emailChanges.map((e) => e.details)));
+      for (const event of emailChanges) event.details = {};
+      // The member's uploaded picture (decision 0039), unless another member of the site has it.
+      pictures.dropPictureOf(siteId, memberId);
+      const member = accounts.eraseAccount(siteId, memberId, erasedEmail)!;
+      payments.dropCardOf(siteId, memberId);
+      views.deleteWhere(ofMember);
+      tokens.deleteWhere(ofMember);
+      const hooks = webhooks.announcer();
+      if (hooks.wants(siteId, 'member.updated')) hooks.write([memberMessage('member.updated', siteId, member, announcedAt())], DUE_AT_ONCE);
+      return member;
     },
 
     async createContentSpace(space) {

@@ -12,6 +12,8 @@ export interface MemoryOutbox {
   queue(batch: readonly NewMail[]): number[];
   /** Mails of the `kinds` queued at `since` or later for the site, and of those for `to`. */
   count(siteId: number, kinds: readonly string[], since: number, to: string): { site: number; address: number };
+  /** eraseMember's part here: every mail of the site to one of the addresses, sent or not, deleted. */
+  dropMailTo(siteId: number, addresses: readonly string[]): void;
 }
 
 export function memoryOutbox(requireSite: (siteId: number) => void): MemoryOutbox {
@@ -81,5 +83,7 @@ export function memoryOutbox(requireSite: (siteId: number) => void): MemoryOutbo
       return { ...found, items: found.items.map(copy) };
     },
   };
-  return { methods, queue, count };
+  const dropMailTo = (siteId: number, addresses: readonly string[]) =>
+    void mails.deleteWhere((m) => m.siteId === siteId && addresses.includes(m.to));
+  return { methods, queue, count, dropMailTo };
 }

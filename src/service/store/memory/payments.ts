@@ -23,7 +23,15 @@ export interface BillingTables {
   webhooks: MemoryWebhooks;
 }
 
-export function memoryPayments({ members, plans, memberships, requireSite, queueMail, webhooks }: BillingTables): BillingMethods & ProcessorEffectMethods {
+/** The payments part: its Store methods, and eraseMember's part here (the member's saved card deleted). */
+export interface MemoryPayments {
+  methods: BillingMethods & ProcessorEffectMethods;
+  dropCardOf(siteId: number, memberId: number): void;
+  /** The ledger, for the owner's reads (./index). */
+  invoices: Table<InvoiceRecord>;
+}
+
+export function memoryPayments({ members, plans, memberships, requireSite, queueMail, webhooks }: BillingTables): MemoryPayments {
   /** The saved card by member id. */
   const methods = new Map<number, PaymentMethodRecord>();
   /** Ids keep counting across replacements, like the SQLite store's AUTOINCREMENT. */
@@ -84,7 +92,7 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
     return row;
   }
 
-  return {
+  const storeMethods: BillingMethods & ProcessorEffectMethods = {
     async savePaymentMethod(method) {
       requireIn(members, method.siteId, method.memberId, 'memberId');
       return copy(saveMethod(method));
@@ -128,14 +136,18 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
       const [invoice] = invoicesOfCharge(siteId, chargeId);
       return invoice && copy(invoice);
     },
-    async markInvoiceRefunded(siteId, chargeId) {
-      const refundable = invoicesOfCharge(siteId, chargeId).filter((i) => i.status === 'paid' || i.status === 'refunded');
-      const refunded = refundable.filter((i) => i.status === 'paid');
-      for (const invoice of refundable) invoice.status = 'refunded';
+    async markInvoiceRefunded(siteId, chargeId, refundedCents = Number.MAX_SAFE_INTEGER) {
+      const ofCharge = invoicesOfCharge(siteId, chargeId);
+      const changed = ofCharge.filter((i) => i.status === 'paid' && (i.refundedCents ?? 0) < Math.min(i.totalCents, refundedCents));
+      for (const invoice of changed) {
+        invoice.refundedCents = Math.min(invoice.totalCents, refundedCents);
+        if (invoice.refundedCents === invoice.totalCents) invoice.status = 'refunded';
+      }
       // Announced once, when it changed: a refund the processor tells again is no new one.
       const hooks = webhooks.announcer();
-      if (hooks.wants(siteId, 'payment.refunded')) hooks.write(refunded.map((i) => refundMessage(i, announcedAt())), DUE_AT_ONCE);
-      return refundable[0] && copy(refundable[0]);
+      if (hooks.wants(siteId, 'payment.refunded')) hooks.write(changed.map((i) => refundMessage(i, announcedAt())), DUE_AT_ONCE);
+      const answer = ofCharge.find((i) => i.status === 'paid' || i.status === 'refunded');
+      return answer && copy(answer);
     },
     removePaymentMethodByProcessorId: async (siteId, processorId) => removeMethods(siteId, (m) => m.processorId === processorId)[0],
     async removePaymentMethodsOfCustomer(siteId, customerId) {
@@ -143,4 +155,5 @@ export function memoryPayments({ members, plans, memberships, requireSite, queue
       return removeMethods(siteId, (m) => ofCustomer.has(m.memberId));
     },
   };
+  return { methods: storeMethods, invoices, dropCardOf: (siteId, memberId) => void removeMethods(siteId, (m) => m.memberId === memberId) };
 }

@@ -58,6 +58,19 @@ export function memoryTestProcessor(): TestProcessorMethods {
       checkNew(batch.map((c) => c.id), (id) => cards.has(id));
       for (const card of batch) cards.set(card.id, copy(card));
     },
+    async addTestProcessorCharges(batch) {
+      checkNew(batch.map((c) => c.invoiceId), (id) => invoiceIds.has(id));
+      checkNew(batch.map((c) => c.chargeId), (id) => chargeIds.has(id));
+      for (const charge of batch) {
+        charges.push(copy(charge));
+        invoiceIds.add(charge.invoiceId);
+        chargeIds.add(charge.chargeId);
+      }
+    },
+    async deleteTestProcessorCustomer(id) {
+      for (const [cardId, card] of cards) if (card.customerId === id) cards.delete(cardId);
+      return customers.delete(id);
+    },
     async listTestProcessorCards(customerId) {
       return [...cards.values()].filter((c) => c.customerId === customerId).map(copy);
     },

@@ -20,7 +20,7 @@ import type { RawRow, Row, Where } from '../sql-rows';
 import { migratePostgres } from './migrations';
 
 /** A value bound to a placeholder (arrays are for `= ANY(?)` and unnest), or a COPY row's. */
-export type Param = string | number | boolean | null | readonly (string | number | boolean | null)[];
+export type Param = string | number | boolean | null | Uint8Array | readonly (string | number | boolean | null)[];
 
 /** Queries on the pool (each statement on its own) or inside one transaction. */
 export interface Sql {
@@ -362,6 +362,8 @@ function copyText(value: Param | undefined): string {
     return String(value);
   }
   if (typeof value === 'boolean') return value ? 't' : 'f';
+  // bytea's hex form (`\x0a1b…`), its backslash doubled as COPY's text format wants it (a picture's bytes, `svc db copy`).
+  if (value instanceof Uint8Array) return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   throw new TypeError('cannot COPY an array value');
 }
 

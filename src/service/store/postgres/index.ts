@@ -30,11 +30,13 @@ import { postgresAccounts, postgresEventWriter } from './accounts';
 import { postgresLeases, postgresLimits } from './limits';
 import { postgresMemberTokens } from './member-tokens';
 import { postgresOutbox } from './outbox';
+import { postgresPictures } from './pictures';
 import { postgresPayments } from './payments';
 import { postgresSiteDefinition } from './site-definition';
 import { postgresProcessorEvents } from './processor-events';
 import { postgresTestProcessor } from './test-processor';
 import { postgresAnnouncer, postgresWebhooks } from './webhooks';
+import { postgresOwner } from './owner';
 import { keepDefinitionReads } from './kept-definition';
 import {
   EVENT_COLUMNS,
@@ -86,7 +88,7 @@ import type { Store } from '../store';
  * (planTypes).
  */
 const MEMBERSHIP_BATCH_INTO = `memberships (id, site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
-  billing_period_end, payment_failure, payments_made)`;
+  billing_period_end, payment_failure, payments_made, comp)`;
 
 /** The plans' types by `site:plan`, for a membership batch: its rows copy their plan's type. */
 async function planTypes(tx: Sql, memberships: readonly NewMembership[]): Promise<Map<string, string>> {
@@ -215,6 +217,7 @@ function postgresStoreOn(conn: PostgresConnection): Store {
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
     ...postgresAccounts(conn),
+    ...postgresPictures(conn),
     listMembers: (siteId, f, req) => page(`SELECT ${MEMBER_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberFrom),
     listMemberSummaries: (siteId, f, req) =>
       page(`SELECT ${MEMBER_SUMMARY_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberSummaryFrom),
@@ -257,6 +260,8 @@ function postgresStoreOn(conn: PostgresConnection): Store {
     ...postgresMemberTokens(conn),
     // Webhook endpoints and their deliveries (issue 31).
     ...postgresWebhooks(conn),
+    // What the owner's actions read and write (issue 32).
+    ...postgresOwner(conn),
 
     createMemberEvents: (events) =>
       insertBatch(conn, events, eventsAnnounced.batch(postgresEventWriter), eventsAnnounced.row((tx, e) => newId(tx, INSERT_EVENT, ...eventValues(e))),

@@ -521,6 +521,31 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_attempts_site_delivery ON webhook_attempts (site_id, delivery_id, id);
   CREATE INDEX webhook_attempts_at ON webhook_attempts (at);
   `,
+  // The owner's actions (issue 32): a membership given for free is marked so, and never billed
+  // or counted as revenue; an invoice keeps how much of it was refunded (the owner may refund
+  // part), all of it for those refunded before.
+  `
+  ALTER TABLE memberships ADD COLUMN comp integer NOT NULL DEFAULT 0;
+  ALTER TABLE invoices ADD COLUMN refunded_cents bigint NOT NULL DEFAULT 0;
+  UPDATE invoices SET refunded_cents = total_cents WHERE status = 'refunded';
+  `,
+  // SQLite's next version too: members' uploaded pictures (issue 32, decision 0039), the re-encoded
+  // bytes once per site and SHA-256, and the picture each member has. The bytes are WebP already:
+  // kept out of line without compression (STORAGE EXTERNAL), which would only cost time.
+  `
+  CREATE TABLE member_pictures (
+    site_id bigint NOT NULL REFERENCES sites (id),
+    hash text NOT NULL,
+    content_type text NOT NULL,
+    bytes bytea NOT NULL,
+    created_at bigint NOT NULL,
+    CONSTRAINT member_pictures_pkey PRIMARY KEY (site_id, hash)
+  );
+  ALTER TABLE member_pictures ALTER COLUMN bytes SET STORAGE EXTERNAL;
+  CREATE INDEX member_pictures_hash ON member_pictures (hash);
+  ALTER TABLE members ADD COLUMN picture_hash text;
+  CREATE INDEX members_site_picture ON members (site_id, picture_hash) WHERE picture_hash IS NOT NULL;
+  `,
 ];
 
 /** Serializes migrations of one database across processes (pg_advisory_xact_lock's key). */

@@ -15,7 +15,7 @@
 import { MissingReferenceError } from '../errors';
 import { INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom } from '../sql-rows';
 import {
-  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, firstById, idsAscending, invoiceValues, methodValues, valuesOf,
+  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, idsAscending, invoiceValues, methodValues, refundInvoiceValues, valuesOf,
 } from '../sql-members';
 import type { InvoiceRecord, NewInvoice, NewPaymentMethod, PaymentMethodRecord } from '../records';
 import type { BillingMethods, ProcessorEffectMethods } from '../store';
@@ -135,18 +135,15 @@ export function postgresPayments(conn: PostgresConnection): BillingMethods & Pro
       const row = await conn.firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
       return row && invoiceFrom(row);
     },
-    markInvoiceRefunded: (siteId, chargeId) =>
+    markInvoiceRefunded: (siteId, chargeId, refundedCents) =>
       conn.transaction(async (tx) => {
+        const changed = (await tx.raw(PROCESSOR_EFFECTS.refund, ...refundInvoiceValues(siteId, chargeId, refundedCents))).map(invoiceFrom);
         const hooks = await postgresAnnouncer(tx, [siteId]);
-        const paid = hooks.wants(siteId, 'payment.refunded')
-          ? new Set((await tx.raw(PROCESSOR_EFFECTS.paidOfCharge, siteId, chargeId)).map((r) => r[0] as number))
-          : undefined;
-        const rows = await tx.raw(PROCESSOR_EFFECTS.refund, siteId, chargeId);
-        if (paid) {
+        if (hooks.wants(siteId, 'payment.refunded')) {
           const at = announcedAt();
-          await hooks.write(rows.map(invoiceFrom).filter((i) => paid.has(i.id)).sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
+          await hooks.write(changed.sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
         }
-        const row = firstById(rows);
+        const row = await tx.firstRaw(PROCESSOR_EFFECTS.refundable, siteId, chargeId);
         return row && invoiceFrom(row);
       }),
     removePaymentMethodByProcessorId: async (siteId, processorId) =>

@@ -12,6 +12,7 @@ import { ConflictError } from '../errors';
 import type { Value } from '../sql-rows';
 import {
   CARD_COLUMNS,
+  CHARGE_COLUMNS,
   CUSTOMER_COLUMNS,
   KEYED_CHARGES,
   KEYED_INTENTS,
@@ -21,6 +22,7 @@ import {
   testCardFrom,
   testCardValues,
   testChargeFrom,
+  testChargeValues,
   testCustomerFrom,
   testCustomerValues,
   testIntentFrom,
@@ -81,6 +83,12 @@ export function postgresTestProcessor(conn: PostgresConnection): TestProcessorMe
       const row = await conn.first(TEST_PROCESSOR_SQL.customer, id);
       return row && testCustomerFrom(row);
     },
+    addTestProcessorCharges: (batch) => insertBatch(`test_processor_charges (${CHARGE_COLUMNS})`, batch.map(testChargeValues)),
+    deleteTestProcessorCustomer: (id) =>
+      conn.transaction(async (tx) => {
+        await tx.run(TEST_PROCESSOR_SQL.deleteCards, id);
+        return (await tx.run(TEST_PROCESSOR_SQL.deleteCustomer, id)) > 0;
+      }),
     addTestProcessorCards: (batch) => insertBatch(`test_processor_cards (${CARD_COLUMNS})`, batch.map(testCardValues)),
     listTestProcessorCards: async (customerId) => (await conn.all(TEST_PROCESSOR_SQL.cardsOf, customerId)).map(testCardFrom),
     recordTestProcessorCharge: recordKept(KEYED_CHARGES),

@@ -15,15 +15,18 @@ import { sqliteLeases } from './leases';
 import { sqliteLimits } from './limits';
 import { sqliteMemberTokens } from './member-tokens';
 import { sqliteOutbox } from './outbox';
+import { sqlitePictures } from './pictures';
 import { sqlitePayments } from './payments';
 import { sqliteSiteDefinition } from './site-definition';
 import { sqliteProcessorEvents } from './processor-events';
 import { sqliteTestProcessor } from './test-processor';
 import { sqliteAnnouncer, sqliteWebhooks } from './webhooks';
+import { sqliteOwner } from './owner';
 import {
   type RawRow,
   type Row,
   EVENT_COLUMNS,
+  INSERT_MEMBERSHIP,
   INSERT_PLAN,
   MEMBER_COLUMNS,
   MEMBER_SUMMARY_COLUMNS,
@@ -40,6 +43,7 @@ import {
   memberWhere,
   membershipFrom,
   membershipPatchColumns,
+  membershipValues,
   orNull,
   planFrom,
   planValues,
@@ -51,11 +55,7 @@ export function openSqliteStore(path: string): Store {
   const conn = connect(path);
   const { db, sql, rawSql, first, firstRaw, untilChanged, definition, write, page, insertAll, noSite, noRow } = conn;
 
-  const insertMembership = db.prepare(
-    `INSERT INTO memberships (site_id, member_id, plan_id, type, status, created_at, expires_at, cancels_at,
-       billing_period_end, payment_failure, payments_made)
-     VALUES (?, ?, ?, (SELECT type FROM plans WHERE id = ? AND site_id = ?), ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertMembership = db.prepare(INSERT_MEMBERSHIP);
   const announcer = sqliteAnnouncer(conn);
   /**
    * One transaction for the update, the read after it and what it announces. Through `write`: a
@@ -82,9 +82,7 @@ export function openSqliteStore(path: string): Store {
     insertAll(
       memberships,
       (m) =>
-        insertMembership.run(
-          m.siteId, m.memberId, m.planId, m.planId, m.siteId, m.status, m.createdAt, orNull(m.expiresAt),
-          orNull(m.cancelsAt), orNull(m.billingPeriodEnd), m.paymentFailure ? 1 : 0, orNull(m.paymentsMade)),
+        insertMembership.run(membershipValues(m)),
       (m) => noRow('members', 'memberId', m.siteId, m.memberId) ?? noRow('plans', 'planId', m.siteId, m.planId),
     );
   /** The batch and its `membership.created` messages in one transaction; the memberships are read back only when someone is told. */
@@ -193,6 +191,7 @@ export function openSqliteStore(path: string): Store {
 
     // Sign-up fields, members' accounts (createMembers and the reads of one member), sessions, metadata.
     ...sqliteAccounts(conn),
+    ...sqlitePictures(conn),
 
     listMembers: async (siteId, f, req) => page(`SELECT ${MEMBER_COLUMNS} FROM members`, 'id', memberWhere(siteId, f), req, memberFrom),
     listMemberSummaries: async (siteId, f, req) =>
@@ -217,6 +216,8 @@ export function openSqliteStore(path: string): Store {
     ...sqliteMemberTokens(conn),
     // Webhook endpoints and their deliveries (issue 31).
     ...sqliteWebhooks(conn),
+    // What the owner's actions read and write (issue 32).
+    ...sqliteOwner(conn),
 
     createMemberEvents: async (events) => createMemberEvents(events),
     listMemberEvents: async (siteId, f, req) =>

@@ -593,6 +593,32 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_attempts_site_delivery ON webhook_attempts (site_id, delivery_id);
   CREATE INDEX webhook_attempts_at ON webhook_attempts (at);
   `,
+  // The owner's actions (issue 32): a membership given for free is marked so, and never billed
+  // or counted as revenue; an invoice keeps how much of it was refunded (the owner may refund
+  // part), all of it for those refunded before.
+  `
+  ALTER TABLE memberships ADD COLUMN comp INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE invoices ADD COLUMN refunded_cents INTEGER NOT NULL DEFAULT 0;
+  UPDATE invoices SET refunded_cents = total_cents WHERE status = 'refunded';
+  `,
+  // Members' uploaded pictures (issue 32, decision 0039): the re-encoded bytes once per site and
+  // SHA-256 (their URL names the hash alone, so it is indexed on its own), and the picture each
+  // member has. No foreign key between them (SQLite adds no composite one to an existing table):
+  // the store's transactions keep them in step. Few members have a picture: a partial index finds
+  // whether any other still does.
+  `
+  CREATE TABLE member_pictures (
+    site_id INTEGER NOT NULL REFERENCES sites (id),
+    hash TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    bytes BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (site_id, hash)
+  );
+  CREATE INDEX member_pictures_hash ON member_pictures (hash);
+  ALTER TABLE members ADD COLUMN picture_hash TEXT;
+  CREATE INDEX members_site_picture ON members (site_id, picture_hash) WHERE picture_hash IS NOT NULL;
+  `,
 ];
 
 /**

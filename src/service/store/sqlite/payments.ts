@@ -11,7 +11,7 @@ import type { SqliteConnection } from './connection';
 import { sqliteMailWriter } from './outbox';
 import { type RawRow, INVOICE_COLUMNS, PAYMENT_METHOD_COLUMNS, invoiceFrom, paymentMethodFrom } from '../sql-rows';
 import {
-  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, firstById, idsAscending, invoiceValues, methodValues, valuesOf,
+  BILLING, INSERT_INVOICE, INSERT_METHOD, PROCESSOR_EFFECTS, idsAscending, invoiceValues, methodValues, refundInvoiceValues, valuesOf,
 } from '../sql-members';
 import type { NewInvoice, NewPaymentMethod } from '../records';
 import type { BillingMethods, ProcessorEffectMethods } from '../store';
@@ -52,19 +52,17 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods & Process
     noRow('plans', 'planId', i.siteId, i.planId) ?? noMembership(i);
 
   /**
-   * The refund, and its `payment.refunded` for each invoice it changed (a paid one; one refunded
+   * The refund, and its `payment.refunded` for each invoice it changed (one refunded as far
    * already was told before), in one immediate transaction.
    */
-  const refund = db.transaction((siteId: number, chargeId: string) => {
+  const refund = db.transaction((siteId: number, chargeId: string, refundedCents: number | undefined) => {
+    const changed = (rawSql(PROCESSOR_EFFECTS.refund).all(...refundInvoiceValues(siteId, chargeId, refundedCents)) as RawRow[]).map(invoiceFrom);
     const hooks = announcer([siteId]);
-    const wanted = hooks.wants(siteId, 'payment.refunded');
-    const paid = wanted ? new Set((rawSql(PROCESSOR_EFFECTS.paidOfCharge).all(siteId, chargeId) as RawRow[]).map((r) => r[0] as number)) : undefined;
-    const rows = rawSql(PROCESSOR_EFFECTS.refund).all(siteId, chargeId) as RawRow[];
-    if (paid) {
+    if (hooks.wants(siteId, 'payment.refunded')) {
       const at = announcedAt();
-      hooks.write(rows.map(invoiceFrom).filter((i) => paid.has(i.id)).sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
+      hooks.write(changed.sort((x, y) => x.id - y.id).map((i) => refundMessage(i, at)), DUE_AT_ONCE);
     }
-    const row = firstById(rows);
+    const row = firstRaw(PROCESSOR_EFFECTS.refundable, siteId, chargeId);
     return row && invoiceFrom(row);
   });
 
@@ -101,7 +99,7 @@ export function sqlitePayments(conn: SqliteConnection): BillingMethods & Process
       const row = firstRaw(PROCESSOR_EFFECTS.invoiceByCharge, siteId, chargeId);
       return row && invoiceFrom(row);
     },
-    markInvoiceRefunded: async (siteId, chargeId) => refund.immediate(siteId, chargeId),
+    markInvoiceRefunded: async (siteId, chargeId, refundedCents) => refund.immediate(siteId, chargeId, refundedCents),
     removePaymentMethodByProcessorId: async (siteId, processorId) =>
       idsAscending(rawSql(PROCESSOR_EFFECTS.removeCard).all(siteId, processorId) as RawRow[])[0],
     removePaymentMethodsOfCustomer: async (siteId, customerId) =>

@@ -15,11 +15,12 @@ import {
   testCardFrom,
   testCardValues,
   testChargeFrom,
+  testChargeValues,
   testCustomerFrom,
   testCustomerValues,
   testIntentFrom,
 } from '../sql-test-processor';
-import type { TestProcessorCard, TestProcessorCustomer } from '../records';
+import type { TestProcessorCard, TestProcessorCharge, TestProcessorCustomer } from '../records';
 import type { TestProcessorMethods } from '../store';
 import type { SqliteConnection } from './connection';
 
@@ -39,6 +40,7 @@ export function sqliteTestProcessor({ db, sql, first }: SqliteConnection): TestP
   };
   const customers = batchOf<TestProcessorCustomer>(TEST_PROCESSOR_SQL.insertCustomer, testCustomerValues);
   const cards = batchOf<TestProcessorCard>(TEST_PROCESSOR_SQL.insertCard, testCardValues);
+  const charges = batchOf<TestProcessorCharge>(TEST_PROCESSOR_SQL.insertCharge, testChargeValues);
   const attempt = <T>(work: () => T): T => {
     try {
       return work();
@@ -71,7 +73,13 @@ export function sqliteTestProcessor({ db, sql, first }: SqliteConnection): TestP
       const row = first(TEST_PROCESSOR_SQL.customer, id);
       return row && testCustomerFrom(row);
     },
+    deleteTestProcessorCustomer: async (id) =>
+      db.transaction(() => {
+        sql(TEST_PROCESSOR_SQL.deleteCards).run(id);
+        return sql(TEST_PROCESSOR_SQL.deleteCustomer).run(id).changes > 0;
+      }).immediate(),
     addTestProcessorCards: async (batch) => attempt(() => cards(batch)),
+    addTestProcessorCharges: async (batch) => attempt(() => charges(batch)),
     listTestProcessorCards: async (customerId) => (sql(TEST_PROCESSOR_SQL.cardsOf).all(customerId) as Row[]).map(testCardFrom),
     recordTestProcessorCharge: recordKept(KEYED_CHARGES),
     listTestProcessorCharges: async (customerId) => (sql(TEST_PROCESSOR_SQL.chargesOf).all(customerId) as Row[]).map(testChargeFrom),
