@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { createPasswordHasher, TEST_SCRYPT } from '../src/service/auth/passwords';
 import { portableScrypt } from '../src/service/auth/portable-scrypt';
 import { createServiceApp } from '../src/service/app';
+import { type PictureEncoder, refusingPictures } from '../src/service/member/pictures/encoder';
 import { systemClock, type Clock } from '../src/service/domain/clock';
 import { createMemoryStore } from '../src/service/store/memory';
 import type { Store } from '../src/service/store/store';
@@ -24,6 +25,8 @@ export interface MockAppOptions {
   fixtures?: readonly FixtureSite[];
   /** An empty store to load the fixtures into; a fresh memory store by default. */
   store?: Store;
+  /** Re-encodes uploaded pictures; by default none is taken (no sharp in a browser). Tests in Node give sharp's. */
+  pictures?: PictureEncoder;
 }
 
 export async function createMockApp(options: MockAppOptions = {}): Promise<MockApp> {
@@ -33,6 +36,8 @@ export async function createMockApp(options: MockAppOptions = {}): Promise<MockA
   const clock = options.clock ?? systemClock;
   const sites = await loadFixtures(store, passwords, options.fixtures ?? FIXTURES, clock());
   // The demo's mailbox: the examples show what the mail flows sent (src/service/member/demo-mailbox.ts).
-  const app = await createServiceApp({ store, passwords, clock, demoMailbox: true });
+  // No sharp in a browser: an upload is refused in words (400), never a failure of the mock.
+  const pictures = options.pictures ?? refusingPictures('The mock server keeps no pictures: upload one to svc serve');
+  const app = await createServiceApp({ store, passwords, clock, demoMailbox: true, pictures });
   return { app, store, sites };
 }

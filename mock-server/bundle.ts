@@ -26,6 +26,10 @@ export async function bundleMockServer(outDir: string): Promise<string[]> {
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
+    // The members' picture encoder of svc serve (src/service/member/pictures/sharp-encoder.ts)
+    // imports sharp, a Node addon, on the first upload only; the mock gives the app one that
+    // refuses uploads in words (mock-server/app.ts), so sharp is never imported there.
+    external: ['sharp'],
   });
   const written = bundled.outputFiles.map((file) => {
     writeFileAtomic(file.path, file.contents);

@@ -7,6 +7,7 @@
  */
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import sharp from 'sharp';
 import { expect, test, vi } from 'vitest';
 import { createMockApp } from '../mock-server/app';
 import { CONTENT_NODE_TYPES } from '../src/contract/admin';
@@ -30,6 +31,7 @@ import { runRenewals } from '../src/service/billing/renewals';
 import { definePlan } from '../src/service/domain/plans';
 import { MEMBER_BASE_PATH } from '../src/service/member/app';
 import { MAX_BODY_BYTES } from '../src/service/member/body';
+import { MAX_PICTURE_BYTES, PICTURES_PER_MEMBER } from '../src/service/member/pictures/limits';
 import { DEFAULT_MAILS_PER_ADDRESS } from '../src/service/member/client-limits';
 import { WIDGET_TYPES } from '../src/service/member/member-info';
 import { openApiDocument as doc } from '../src/service/member/openapi';
@@ -51,6 +53,7 @@ const validator = createMemberValidator();
 const fresh = () => buildMemberCtx(createMemoryStore, { validator });
 const operations = operationsOf(doc);
 const EVIL = 'https://evil.example';
+const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
 // ------------------------------------------------------------------------------- the document
 
@@ -99,7 +102,7 @@ test('every route the app serves under /member/v1 is an operation, and every ope
   expect(keys(operations)).toEqual(keys(routes));
 });
 
-test('operations: unique ids, a summary, a description and a tag each; path parameters declared; bodies JSON with a schema', () => {
+test('operations: unique ids, a summary, a description and a tag each; path parameters declared; bodies JSON with a schema (a picture\'s, image bytes)', () => {
   const ids = operations.map(({ op }) => op.operationId);
   expect(new Set(ids).size).toBe(ids.length);
   for (const { template, method, op } of operations) {
@@ -115,6 +118,11 @@ test('operations: unique ids, a summary, a description and a tag each; path para
     if (op.requestBody === undefined) continue;
     const body = op.requestBody as { required: boolean; content: Record<string, { schema: OpenApiObject }> };
     expect(body.required, where).toBe(true);
+    if (op.operationId === 'uploadPicture') {
+      expect(Object.keys(body.content), where).toEqual(PICTURE_TYPES);
+      for (const type of PICTURE_TYPES) expect(body.content[type]!.schema, where).toEqual({ type: 'string', contentMediaType: type });
+      continue;
+    }
     expect(Object.keys(body.content), where).toEqual(['application/json']);
     const schema = resolved(doc, body.content['application/json']!.schema);
     expect(schema.type === 'object' || Array.isArray(schema.oneOf), where).toBe(true);
@@ -134,6 +142,9 @@ test('responses: what every operation of its kind can answer; 204s without conte
     const statuses = Object.keys(responses);
     if (template === '/openapi.json') {
       expect(statuses, where).toEqual(['200']);
+    } else if (template === '/pictures/{file}') {
+      // Outside any site, for any page: no site scope, no session.
+      expect(statuses, where).toEqual(['200', '404', '500']);
     } else {
       // The site scope (404, 403) and a fault of the service (500) come before any route.
       expect(statuses, where).toEqual(expect.arrayContaining(['403', '404', '500']));
@@ -149,6 +160,11 @@ test('responses: what every operation of its kind can answer; 204s without conte
         continue;
       }
       const content = response.content as Record<string, { schema: OpenApiObject }>;
+      // A picture is its bytes.
+      if (template === '/pictures/{file}' && status === '200') {
+        expect(Object.keys(content), `${where} ${status}`).toEqual(['image/webp']);
+        continue;
+      }
       expect(Object.keys(content), `${where} ${status}`).toEqual(['application/json']);
       if (Number(status) >= 400) expect((content['application/json']!.schema.allOf as OpenApiObject[])[0], `${where} ${status}`).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       if (status === '429') expect(Object.keys(response.headers as object), `${where} ${status}`).toContain('Retry-After');
@@ -236,7 +252,9 @@ test('GET /member/v1/openapi.json serves the document as application/json to any
  * Values for the operations' parameters: well-formed, for the requests below that are answered
  * before the route reads them (the site scope, the session, the body, another method).
  */
-const PARAMETERS: Record<string, string> = { publicId: 'monthly', id: '1', contentId: '1', intentId: 'pi_test_unknown', plan: 'monthly' };
+const PARAMETERS: Record<string, string> = {
+  publicId: 'monthly', id: '1', contentId: '1', intentId: 'pi_test_unknown', plan: 'monthly', file: `${'0'.repeat(64)}.webp`,
+};
 const parameter = (name: string) => {
   const value = PARAMETERS[name];
   if (value === undefined) throw new Error(`no value for the parameter ${name}: add one to PARAMETERS`);
@@ -261,6 +279,8 @@ const SITE_OPERATIONS = operations
     path: (subdomain: string) => fill(template, subdomain, op),
     session: sessionOf(op),
     body: op.requestBody !== undefined,
+    /** A JSON body, which the checks of every such body below apply to (a picture's are its own). */
+    json: op.requestBody !== undefined && op.operationId !== 'uploadPicture',
   }));
 
 test('every operation under a site: 403 for a refused origin, 404 for a site that does not exist', async () => {
@@ -278,7 +298,7 @@ test('every operation that needs a session: 401 without one; every one that read
   const { token } = await ctx.session(ADA);
   for (const op of SITE_OPERATIONS) {
     if (op.session === 'required') await expectError(await ctx.request(op.path('demo'), { method: op.method, ...(op.body && { json: {} }) }), 401, 'unauthenticated');
-    if (!op.body) continue;
+    if (!op.json) continue;
     await expectError(await ctx.request(op.path('demo'), { method: op.method, token, raw: 'not json' }), 400, 'invalidBody');
     await expectError(await ctx.request(op.path('demo'), { method: op.method, token, raw: JSON.stringify('x'.repeat(MAX_BODY_BYTES)) }), 413, 'invalidBody');
   }
@@ -409,6 +429,33 @@ test('account: the member 200, a change of names 200; a new address asked for 20
   for (let attempt = 1; attempt <= MAX_FAILURES; attempt++) await expectError(await newPassword('wrong password'), 401, 'invalidCredentials', 'password');
   await expectError(await newPassword('another good password'), 429, 'rateLimited');
   await expectError(await changeTo(ada, 'ada.third@example.com', 'another good password'), 429, 'rateLimited');
+});
+
+test('pictures: uploaded 200 and served 200 to any page, removed 200; refused 400, 413, 415, 429 past the member\'s uploads; no such picture 404, the store lost 500', async () => {
+  const ctx = await fresh();
+  const { token } = await ctx.session(ADA);
+  const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f80' } }).png().toBuffer();
+  const upload = (body: BodyInit, type = 'image/png') => ctx.authed(token, `${BASE}/me/picture`, { method: 'PUT', raw: body, headers: { 'content-type': type } });
+  const { profileImageUrl } = await expectStatus<MemberInfo>(await upload(png), 200);
+  const served = await ctx.request(profileImageUrl, { origin: EVIL });
+  expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/webp']);
+  await expectError(await ctx.request(`${MEMBER_BASE_PATH}/pictures/${'f'.repeat(64)}.webp`), 404, 'notFound', 'file');
+  const lost = requestFor(await createServiceApp({ store: failingStore(ctx.store, ['getMemberPicture'], 'the pictures are gone'), clock: ctx.now }), validator);
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    await expectError(await lost(profileImageUrl), 500, 'internalError');
+  } finally {
+    logged.mockRestore();
+  }
+  expect((await expectStatus<MemberInfo>(await ctx.authed(token, `${BASE}/me/picture`, { method: 'DELETE' }), 200)).profileImageUrl).toMatch(/^data:/);
+
+  await expectError(await upload(png.subarray(0, 30)), 400, 'invalidPicture');
+  await expectError(await upload(Buffer.alloc(MAX_PICTURE_BYTES + 1)), 413, 'pictureTooLarge');
+  await expectError(await upload('<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'), 415, 'unsupportedPicture');
+  for (let i = 4; i < PICTURES_PER_MEMBER.limit; i++) await expectError(await upload('not a picture'), 415, 'unsupportedPicture');
+  const refused = await upload(png);
+  await expectError(refused, 429, 'rateLimited');
+  expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
 });
 
 test('metadata: read, merged and cleared (200)', async () => {

@@ -3,8 +3,8 @@ import { networkError, serviceError } from './errors';
 import { isObject } from './json';
 import { log } from './diagnostics';
 
-/** One call to the member API; rejects with a ServiceError. `body` is JSON text. */
-export type ApiRequest = <T>(method: string, path: string, token?: string | null, body?: string) => Promise<T>;
+/** One call to the member API; rejects with a ServiceError. `body` is JSON text, or a Blob sent with its own type (a picture). */
+export type ApiRequest = <T>(method: string, path: string, token?: string | null, body?: string | Blob) => Promise<T>;
 
 /**
  * A service that never answers must not hold the page: at start-up `Service.ready` may wait for
@@ -17,10 +17,10 @@ const LISTS = /^\/(plans|invoices|memberships)$/;
 
 /** Calls `${base}${path}` (base: `…/member/v1/sites/{subdomain}`), never with cookies. */
 export function apiClient(win: Window, base: string): ApiRequest {
-  return async <T>(method: string, path: string, token?: string | null, body?: string): Promise<T> => {
+  return async <T>(method: string, path: string, token?: string | null, body?: string | Blob): Promise<T> => {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (typeof body === 'string') headers['content-type'] = 'application/json';
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     let response: Response;

@@ -154,7 +154,7 @@ export class Session {
   }
 
   /** An authenticated call; the service saying the session is gone logs the member out. */
-  async _call<T>(method: string, path: string, body?: string): Promise<T> {
+  async _call<T>(method: string, path: string, body?: string | Blob): Promise<T> {
     const token = this._token;
     try {
       return await this._request<T>(method, path, token, body);

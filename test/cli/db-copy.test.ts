@@ -313,7 +313,7 @@ describePostgres('PostgreSQL', () => {
 const EXERCISED = ['members', 'sessions', 'member_events', 'mail_outbox', 'member_tokens', 'payment_methods', 'api_keys'];
 
 /**
- * On a copy: the Admin API key and a cursor handed out before it, a session, a changed password;
+ * On a copy: the Admin API key and a cursor handed out before it, a session, a picture, a changed password;
  * then new rows in EXERCISED (a sign-up, a card, a reset link, a key).
  */
 async function servesAsBefore(database: string): Promise<void> {
@@ -321,8 +321,13 @@ async function servesAsBefore(database: string): Promise<void> {
     const page = await api.admin(source.adminKey, '/members', { 'x-items-after': '5', 'x-cursor': source.cursor });
     expect(page.status, `${database}: the Admin API key and cursor of the original`).toBe(200);
     expect(await page.json()).toEqual(source.pageAfterCursor);
-    const me = (await (await api.expect(200, 'GET', '/me', undefined, source.session.token)).json()) as { id: number };
+    const me = (await (await api.expect(200, 'GET', '/me', undefined, source.session.token)).json()) as { id: number; profileImageUrl: string };
     expect(me.id).toBe(source.session.memberId);
+    // The member's picture, at the same address, with the same bytes.
+    expect(new URL(me.profileImageUrl).pathname).toBe(source.picture.path);
+    const picture = await api.get(source.picture.path);
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    expect(new Uint8Array(await picture.arrayBuffer())).toEqual(source.picture.bytes);
     await api.expect(201, 'POST', '/sessions', source.changedPassword);
     await api.expect(200, 'GET', '/me/metadata', undefined, source.session.token).then(async (r) =>
       expect(await r.json()).toEqual({ newsletter: { issues: [39, 40], format: 'html' } }));

@@ -5,6 +5,7 @@
 import type { Hono } from 'hono';
 import { afterEach, describe, expect } from 'vitest';
 import { createMockApp } from '../../mock-server/app';
+import { sharpPictureEncoder } from '../../src/service/member/pictures/sharp-encoder';
 import { FIXTURE_NOW } from '../../mock-server/fixtures';
 import type { LoadedSite } from '../../mock-server/load-fixtures';
 import type { MemberApiErrorBody, MemberInfo, SessionResponse, TestPaymentMethod } from '../../src/contract/member';
@@ -107,7 +108,8 @@ export interface MemberCtxOptions {
 
 export async function buildMemberCtx(newStore: StoreFactory, { validator = memberOpenApi }: MemberCtxOptions = {}): Promise<MemberCtx> {
   let now = FIXTURE_NOW;
-  const { app, store, sites } = await createMockApp({ clock: () => now, store: await newStore() });
+  // sharp's encoder, as svc serve has (the mock's own, for a browser, takes no picture).
+  const { app, store, sites } = await createMockApp({ clock: () => now, store: await newStore(), pictures: sharpPictureEncoder() });
   const request = requestFor(app, validator);
   const ctx: MemberCtx = {
     app,

@@ -2,14 +2,15 @@
  * An installation with a row in every table, for the suites that move or copy a whole database:
  * `svc seed` (the demo site, 300 members with their memberships, payments, events and views), a
  * site file applied (the newsletter), an Admin API key, and members who used the member API (a
- * session, metadata, a replaced card, mail and its links, limits, webhooks announced and attempted).
+ * session, metadata, a picture, a replaced card, mail and its links, limits, webhooks announced and attempted).
  * `withService` runs the service over any database in this process, as `svc serve` builds it.
  */
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { expect } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
-import type { SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
+import sharp from 'sharp';
+import type { MemberInfo, SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { createPasswordHasher, TEST_SCRYPT } from '../../src/service/auth/passwords';
 import { nodeScrypt } from '../../src/service/platform/node-scrypt';
@@ -28,6 +29,8 @@ export interface SeededInstallation {
   pageAfterCursor: unknown;
   /** A member's session, handed out while seeding. */
   session: { token: string; memberId: number };
+  /** That member's uploaded picture: its URL's path, and its bytes as served. */
+  picture: { path: string; bytes: Uint8Array };
   /** A member whose password was changed after a reset link was mailed (the link's row is deleted). */
   changedPassword: Credentials;
   /** Every table's rows, the SQLite sequences among them. */
@@ -53,6 +56,10 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     });
     const one = await api.signUp(reader);
     await api.expect(200, 'PATCH', '/me/metadata', { newsletter: { issues: [39, 40], format: 'html' } }, one.token);
+    // A picture (decision 0039): its bytes, in a table of their own.
+    const png = await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 0.6 } } }).png().toBuffer();
+    const { pathname } = new URL((await api.uploadPicture(png, one.token)).profileImageUrl);
+    const picture = { path: pathname, bytes: new Uint8Array(await (await api.get(pathname)).arrayBuffer()) };
     const two = await api.signUp(carded);
     // A card saved, then replaced: the first card's row is deleted.
     await api.saveCard('5555555555554444', two.token);
@@ -86,7 +93,7 @@ export async function seedInstallation(db: string): Promise<SeededInstallation> 
     const cursor = first.headers.get('x-next-cursor')!;
     expect(cursor).toBeTruthy();
     const page = await api.admin(adminKey, '/members', { 'x-items-after': '5', 'x-cursor': cursor });
-    return { cursor, pageAfterCursor: await page.json(), session: { token: one.token, memberId: one.memberInfo.id } };
+    return { cursor, pageAfterCursor: await page.json(), session: { token: one.token, memberId: one.memberInfo.id }, picture };
   });
   return { db, adminKey, ...seeded, changedPassword: { ...forgetful, password: 'remembered at last' }, rows: sqliteRows(db) };
 }
@@ -109,6 +116,10 @@ export interface ServiceCalls {
    */
   saveCard(cardNumber: string, token: string): Promise<void>;
   admin(key: string, path: string, headers?: Record<string, string>): Promise<Response>;
+  /** PUT /me/picture with the PNG's bytes; fails the test unless it is taken. */
+  uploadPicture(png: Uint8Array, token: string): Promise<MemberInfo>;
+  /** A GET of any path of the service (a picture's), as it answers. */
+  get(path: string): Promise<Response>;
 }
 
 /** The service over the database, in this process (createServiceApp over openStore), as `svc serve` builds it. */
@@ -147,6 +158,16 @@ export async function withService<T>(database: string, use: (calls: ServiceCalls
       },
       admin: (key, path, headers = {}) =>
         Promise.resolve(app.request(`http://svc.test/admin/v1${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } })),
+      async uploadPicture(png, token) {
+        const response = await app.request(`http://svc.test/member/v1/sites/${NEWSLETTER.subdomain}/me/picture`, {
+          method: 'PUT',
+          headers: { origin: NEWSLETTER.origin, 'content-type': 'image/png', authorization: `Bearer ${token}` },
+          body: png as Uint8Array<ArrayBuffer>,
+        });
+        if (response.status !== 200) expect.fail(`PUT /me/picture: ${response.status} ${await response.text()}`);
+        return (await response.json()) as MemberInfo;
+      },
+      get: async (path) => app.request(`http://svc.test${path}`),
     };
     return await use(calls);
   } finally {

@@ -38,8 +38,9 @@ const wordsRead = (file: string) => {
 /** Each group with words of its own: its screens, and its words in English and German. */
 const GROUPS = [
   // The account's screens are four chunks (screen-chunks.ts loads the account's words with each).
-  // What a membership is, said by the account's summary and the memberships' cards (both account chunks).
-  { group: 'account', screens: [...['account', 'account-forms', 'memberships', 'invoices'].flatMap(screensOf), 'screens/membership-lines.ts'], en: enAccount, de: deAccount, atLeast: 5 },
+  // What a membership is, said by the account's summary and the memberships' cards (both account chunks);
+  // the member's picture, a form of the account screen's (decision 0039).
+  { group: 'account', screens: [...['account', 'account-forms', 'memberships', 'invoices'].flatMap(screensOf), 'screens/membership-lines.ts', 'screens/profile-picture.ts'], en: enAccount, de: deAccount, atLeast: 5 },
   { group: 'content', screens: screensOf('content'), en: enContent, de: deContent, atLeast: 1 },
   { group: 'plans', screens: screensOf('plans'), en: enPlans, de: dePlans, atLeast: 1 },
   { group: 'card', screens: screensOf('saved-card'), en: enCard, de: deCard, atLeast: 1 },

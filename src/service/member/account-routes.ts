@@ -5,6 +5,7 @@
  * out. PUT /me/email, which waits for the new address to confirm, is in ./email-change-routes.
  */
 import type { Context, Hono } from 'hono';
+import type { MemberInfo } from '../../contract/member';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Clock } from '../domain/clock';
 import { jsonResponse } from '../http/json';
@@ -13,7 +14,6 @@ import type { Store } from '../store/store';
 import { validateAccountEdit } from './account-changes';
 import { readObject } from './body';
 import { MemberError } from './errors';
-import { loadMemberInfo } from './member-info';
 import type { Authenticated } from './sessions';
 import type { SignInThrottle } from './sign-in-throttle';
 import { bad, readPassword, type Problems } from './signup';
@@ -24,6 +24,7 @@ export interface AccountRouteDeps {
   passwords: PasswordHasher;
   throttle: SignInThrottle;
   authenticate(c: Context<{ Variables: { site: SiteRecord } }>): Promise<Authenticated>;
+  memberInfo(c: Context<{ Variables: { site: SiteRecord } }>, member: MemberRecord): Promise<MemberInfo>;
 }
 
 /** The member's current password, or a 401 invalidCredentials counted as a failed sign-in. */
@@ -40,8 +41,6 @@ export async function confirmCurrentPassword(
 
 export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, deps: AccountRouteDeps): void {
   const { store, clock, passwords } = deps;
-  const answer = async (site: SiteRecord, member: MemberRecord) =>
-    jsonResponse(await loadMemberInfo(store, site, member, clock()), 200, { 'cache-control': 'no-store' });
 
   const confirmPassword = (site: SiteRecord, member: MemberRecord, password: string) => confirmCurrentPassword(deps, site, member, password);
 
@@ -49,7 +48,8 @@ export function accountRoutes(app: Hono<{ Variables: { site: SiteRecord } }>, de
     const site = c.get('site');
     const { member } = await deps.authenticate(c);
     const patch = validateAccountEdit(await readObject(c.req.raw), await store.listSignupFields(site.id));
-    return answer(site, (await store.updateMember(site.id, member.id, patch)) ?? member);
+    const changed = (await store.updateMember(site.id, member.id, patch)) ?? member;
+    return jsonResponse(await deps.memberInfo(c, changed), 200, { 'cache-control': 'no-store' });
   });
 
   app.put('/sites/:subdomain/me/password', async (c) => {

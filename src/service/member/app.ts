@@ -15,6 +15,8 @@ import { meRoutes } from './me-routes';
 import { methodsNotAllowed } from './methods';
 import { openApiDocument } from './openapi';
 import { passwordResetRoutes } from './password-reset-routes';
+import { pictureFiles } from './picture-files';
+import { pictureRoutes } from './picture-routes';
 import { sessionRoutes } from './session-routes';
 import { signInCodeRoute } from './sign-in-code-route';
 import { signupRoute } from './signup-route';
@@ -23,7 +25,7 @@ import { siteScope } from './site-scope';
 
 export type { MemberApiOptions } from './context';
 
-export const MEMBER_BASE_PATH = '/member/v1';
+export { MEMBER_BASE_PATH } from './base-path';
 
 export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   const app = new Hono<MemberEnv>();
@@ -33,12 +35,15 @@ export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   const openApiBody = JSON.stringify(openApiDocument);
   const openApiHeaders = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
   app.get('/openapi.json', () => new Response(openApiBody, { headers: openApiHeaders }));
+  // The members' pictures, outside any site too: an address names its bytes, for any page (decision 0039).
+  pictureFiles(app, ctx.store); // GET /pictures/{hash}.webp
   siteScope(app, ctx.store); //   the site by its subdomain, CORS
   siteRoutes(app, { ...ctx, stripeJsUrl: options.stripeJsUrl }); // GET /config, /plans, /plans/{publicId}
   signupRoute(app, ctx); //       POST /members
   sessionRoutes(app, ctx); //     POST /sessions (password, code, link), DELETE /sessions/current
   meRoutes(app, ctx); //          GET /me, /me/metadata
   accountRoutes(app, ctx); //     PATCH /me, PUT /me/password
+  pictureRoutes(app, ctx); //     PUT, DELETE /me/picture
   passwordResetRoutes(app, ctx); // POST /password-reset, /password-reset/complete
   signInCodeRoute(app, ctx); //   POST /sign-in-codes
   emailChangeRoutes(app, ctx); // PUT /me/email, POST /me/email/confirm, /email-changes

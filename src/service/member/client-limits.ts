@@ -9,6 +9,9 @@
  *   changes to addresses of its choosing used up the site's 300 mails an hour, and everyone
  *   else's resets and codes were silently held back. The site-wide cap stays as a last resort.
  *
+ * - Pictures uploaded per member (decision 0039): each is a decode and an encode of up to 2 MiB,
+ *   so one account cannot keep the process's encoders busy for everyone else.
+ *
  * The cells live in the store (Store.takeRateToken), so every process serving the database
  * counts against one allowance. Without a client address (MSW, `app.request`) the limits per
  * address do not apply; the one per member always does.
@@ -16,6 +19,7 @@
 import { RateLimiter, type RateLimit } from '../http/rate-limit';
 import type { Store } from '../store/store';
 import { MemberError } from './errors';
+import { PICTURES_PER_MEMBER } from './pictures/limits';
 
 /** The default of SVC_SIGNIN_RATE_LIMIT: a household or an office signs in well within it. */
 export const DEFAULT_SIGN_INS_PER_ADDRESS: RateLimit = { limit: 30, windowMs: 15 * 60_000 };
@@ -35,11 +39,19 @@ export class ClientLimits {
   private readonly signIns: RateLimiter | undefined;
   private readonly mails: RateLimiter | undefined;
   private readonly memberMails: RateLimiter;
+  private readonly pictures: RateLimiter;
 
   constructor(store: Pick<Store, 'takeRateToken'>, rates: ClientLimitRates) {
     this.signIns = rates.signIns && new RateLimiter(store, 'sign-in-address', rates.signIns);
     this.mails = rates.mails && new RateLimiter(store, 'mail-address', rates.mails);
     this.memberMails = new RateLimiter(store, 'mail-member', MAILS_PER_MEMBER);
+    this.pictures = new RateLimiter(store, 'picture-member', PICTURES_PER_MEMBER);
+  }
+
+  /** Counts one picture upload by the member, before its body is read; 429 `rateLimited` past the limit. */
+  async picture(siteId: number, memberId: number, now: number): Promise<void> {
+    const decision = await this.pictures.check(`${siteId}:${memberId}`, now);
+    if (!decision.allowed) throw refused('Too many pictures uploaded by this account', decision.retryAfterSeconds);
   }
 
   /** Counts one sign-in attempt (a password or a code checked); 429 `rateLimited` past the limit. */

@@ -4,12 +4,13 @@
  * is signed in, and the answer that opens a session.
  */
 import type { Context, Hono } from 'hono';
-import type { SessionResponse } from '../../contract/member';
+import type { MemberInfo, SessionResponse } from '../../contract/member';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Clock } from '../domain/clock';
 import { log } from '../diagnostics';
 import { clientAddress, type Connection } from '../http/client-address';
 import { jsonResponse } from '../http/json';
+import { publicOrigin } from '../http/public-origin';
 import type { RateLimit } from '../http/rate-limit';
 import type { ProcessorFor } from '../payments/processor-for';
 import type { MemberRecord, SessionRecord, SiteRecord } from '../store/records';
@@ -17,6 +18,7 @@ import type { Store } from '../store/store';
 import { ClientLimits } from './client-limits';
 import { MemberError } from './errors';
 import { loadMemberInfo } from './member-info';
+import type { PictureEncoder } from './pictures/encoder';
 import { authenticate, type Authenticated } from './sessions';
 import { CODE_RULE, SignInThrottle } from './sign-in-throttle';
 import { SignupLimits } from './signup-limits';
@@ -39,6 +41,8 @@ export interface MemberApiOptions {
   demoMailbox?: boolean;
   /** Where the widget loads Stripe.js from for a Stripe site (SVC_STRIPE_JS_URL, tests only); Stripe's own when absent. */
   stripeJsUrl?: string;
+  /** Re-encodes the members' uploaded pictures (./pictures/encoder). */
+  pictures: PictureEncoder;
 }
 
 /** Every route under /sites/:subdomain/ finds its site here (./site-scope sets it). */
@@ -51,6 +55,7 @@ export interface MemberContext {
   clock: Clock;
   passwords: PasswordHasher;
   processorFor: ProcessorFor;
+  pictures: PictureEncoder;
   /** Password checks per site and e-mail. */
   throttle: SignInThrottle;
   /** Wrong mailed codes per site and e-mail, across codes. */
@@ -59,10 +64,14 @@ export interface MemberContext {
   clientLimits: ClientLimits;
   /** The client's address as far as SVC_TRUST_PROXY lets the service tell; undefined inside MSW and `app.request`. */
   addressOf(c: MemberRequest): string | undefined;
+  /** The service's origin as the client reached it (../http/public-origin): what absolute URLs in answers start with. */
+  originOf(c: MemberRequest): string;
+  /** The member as MemberInfo, for an answer to this request (its picture's URL on the request's origin). */
+  memberInfo(c: MemberRequest, member: MemberRecord): Promise<MemberInfo>;
   /** The signed-in member behind the request's bearer token, or a 401. */
   authenticate(c: MemberRequest): Promise<Authenticated>;
   /** 201 with the session's bearer token and the member (SessionResponse). */
-  sessionAnswer(site: SiteRecord, member: MemberRecord, token: string, session: SessionRecord, registered?: boolean): Promise<Response>;
+  sessionAnswer(c: MemberRequest, member: MemberRecord, token: string, session: SessionRecord, registered?: boolean): Promise<Response>;
   /** Counts a mail asked for, per client address and (signed in) per member: 429 past a limit (./client-limits). */
   countMail(c: MemberRequest, memberId?: number): Promise<void>;
   /** The hash unknown e-mails are checked against, so they cost what a wrong password costs. */
@@ -83,22 +92,27 @@ export function memberContext(options: MemberApiOptions): MemberContext {
     return clientAddress(c.req.raw, c.env as Connection | undefined, trustedProxies);
   };
   let decoy: Promise<string> | undefined;
+  const originOf = (c: MemberRequest) => publicOrigin(c.req.raw, trustedProxies);
+  const memberInfo = (c: MemberRequest, member: MemberRecord) => loadMemberInfo(store, c.get('site'), member, clock(), originOf(c));
   return {
     store,
     clock,
     passwords,
     processorFor,
+    pictures: options.pictures,
     throttle: new SignInThrottle(store),
     codeThrottle: new SignInThrottle(store, 'sign-in-code', CODE_RULE),
     signupLimits: new SignupLimits(store, options.signupsPerAddress),
     clientLimits,
     addressOf,
+    originOf,
+    memberInfo,
     authenticate: (c) => authenticate(store, clock, c.get('site'), c.req.raw),
-    async sessionAnswer(site, record, token, session, registered = false) {
+    async sessionAnswer(c, record, token, session, registered = false) {
       const body: SessionResponse = {
         token,
         expiresAt: new Date(session.expiresAt).toISOString(),
-        memberInfo: await loadMemberInfo(store, site, record, clock()),
+        memberInfo: await memberInfo(c, record),
         ...(registered && { registered: true }),
       };
       return jsonResponse(body, 201, { 'cache-control': 'no-store' });

@@ -15,12 +15,11 @@ import { MemberError } from './errors';
 import { checkCode, CONFIRM_MS, mailedToken, mailSent, queueRequested, refuseBlocked, tokenError } from './mail-flows';
 import { findToken } from './mail-requests';
 import { readCode } from './mail-tokens';
-import { loadMemberInfo } from './member-info';
 import { readReturnTo } from './return-to';
 import { bearerToken } from './sessions';
 import { readEmail, readPassword, type Problems } from './signup';
 
-type Deps = Pick<MemberContext, 'store' | 'clock' | 'passwords' | 'throttle' | 'authenticate' | 'emailTaken' | 'countMail'>;
+type Deps = Pick<MemberContext, 'store' | 'clock' | 'passwords' | 'throttle' | 'authenticate' | 'emailTaken' | 'countMail' | 'memberInfo'>;
 
 export function emailChangeRoutes(app: MemberApp, ctx: Deps): void {
   const { store, clock } = ctx;
@@ -37,7 +36,7 @@ export function emailChangeRoutes(app: MemberApp, ctx: Deps): void {
     const returnTo = readReturnTo(body.returnTo, site, problems);
     if (problems.length > 0) throw MemberError.fields(problems);
     await confirmCurrentPassword(ctx, site, member, password);
-    if (email === member.email) return jsonResponse(await loadMemberInfo(store, site, member, clock()), 200, { 'cache-control': 'no-store' });
+    if (email === member.email) return jsonResponse(await ctx.memberInfo(c, member), 200, { 'cache-control': 'no-store' });
     await ctx.countMail(c, member.id);
 
     const now = clock();
@@ -83,7 +82,7 @@ export function emailChangeRoutes(app: MemberApp, ctx: Deps): void {
     if (code === undefined) throw MemberError.fields([{ path: 'code', code: 'invalidField', message: 'Enter the 6-digit code from the e-mail' }]);
     const token = await checkCode(store, clock, site.id, member.id, 'emailChange', code);
     const changed = await changeEmail(site, token, member, session.tokenHash);
-    return jsonResponse(await loadMemberInfo(store, site, changed, clock()), 200, { 'cache-control': 'no-store' });
+    return jsonResponse(await ctx.memberInfo(c, changed), 200, { 'cache-control': 'no-store' });
   });
 
   app.post('/sites/:subdomain/email-changes', async (c) => {

@@ -4,12 +4,11 @@ import { jsonResponse } from '../http/json';
 import { readJson } from './body';
 import type { MemberApp, MemberContext } from './context';
 import { MemberError } from './errors';
-import { loadMemberInfo } from './member-info';
 
-export function meRoutes(app: MemberApp, { store, clock, authenticate: member }: Pick<MemberContext, 'store' | 'clock' | 'authenticate'>): void {
+export function meRoutes(app: MemberApp, { store, memberInfo, authenticate: member }: Pick<MemberContext, 'store' | 'memberInfo' | 'authenticate'>): void {
   app.get('/sites/:subdomain/me', async (c) => {
     const { member: record } = await member(c);
-    return jsonResponse(await loadMemberInfo(store, c.get('site'), record, clock()), 200, { 'cache-control': 'no-store' });
+    return jsonResponse(await memberInfo(c, record), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/sites/:subdomain/me/metadata', async (c) => {

@@ -12,6 +12,7 @@ import type {
 import type { MemberRecord, MembershipRecord, PlanRecord, SignupFieldRecord, SiteRecord } from '../store/records';
 import type { Store } from '../store/store';
 import { initialsAvatar } from './avatar';
+import { pictureUrl } from './pictures/urls';
 
 export const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
   free: 'free',
@@ -22,8 +23,11 @@ export const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `now` (ms) decides which memberships have run out: see `toWidgetMembership`. */
-export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord, now: number): Promise<MemberInfo> {
+/**
+ * `now` (ms) decides which memberships have run out: see `toWidgetMembership`. `origin`, the
+ * service's as the client reached it, starts an uploaded picture's URL.
+ */
+export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord, now: number, origin: string): Promise<MemberInfo> {
   const [memberships, fields, values] = await Promise.all([
     store.listMembershipsOfMember(site.id, member.id),
     store.listSignupFields(site.id),
@@ -45,7 +49,8 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
     firstName,
     lastName,
     email: member.email,
-    profileImageUrl: member.profileImageUrl ?? initialsAvatar(name || member.email),
+    // The picture the member uploaded, else one the site gave them (an import's), else their initials.
+    profileImageUrl: member.pictureHash ? pictureUrl(origin, member.pictureHash) : (member.profileImageUrl ?? initialsAvatar(name || member.email)),
     memberships: memberships.flatMap((m) => {
       const plan = plans.get(m.planId);
       return plan ? [toWidgetMembership(m, plan, site, now, m.nextPlanId === undefined ? undefined : plans.get(m.nextPlanId))] : [];

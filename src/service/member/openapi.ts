@@ -17,15 +17,15 @@ import { paths } from './openapi/paths';
 import { requestSchemas } from './openapi/request-schemas';
 import { siteSchemas } from './openapi/site-schemas';
 
-const description = `What the widget calls: one site's settings and plans, signing up and in, the member's account, metadata, memberships, payments and protected content. Every path but this description is under \`/sites/{subdomain}\`, the site's subdomain.
+const description = `What the widget calls: one site's settings and plans, signing up and in, the member's account and picture, metadata, memberships, payments and protected content. Every path but this description and the members' pictures (\`/pictures/{file}\`, for any page) is under \`/sites/{subdomain}\`, the site's subdomain.
 
 **Sessions.** Signing up or in answers a bearer token (\`svc_session_…\`) for that site only; operations marked with \`memberSession\` need it as \`Authorization: Bearer …\`, and answer 401 \`unauthenticated\` without a live one (missing, unknown, expired, revoked, another site's, or a blocked member's). Sessions slide 7 days ahead on each use, up to 30 days after sign-in.
 
 **CORS.** Browsers may call a site only from its domain and its subdomains (http or https, any port; loopback too for the demo site). A request whose \`Origin\` is any other is answered 403 \`originNotAllowed\` on every path under the site; one without an \`Origin\` is not a browser's and is served. An allowed origin gets \`Access-Control-Allow-Origin\` (echoing it) and \`Vary: Origin\` on every answer, errors included, and a preflight (\`OPTIONS\`) is answered 204 (response Preflight) on any path under the site.
 
-**Bodies.** JSON objects, at most 64 KiB (413 \`invalidBody\` beyond); anything else is 400 \`invalidBody\`. One 400 \`invalidField\` names every bad field in \`path\`. Optional fields are omitted, never \`null\`. Text may hold no control character or lone surrogate.
+**Bodies.** JSON objects, at most 64 KiB (413 \`invalidBody\` beyond); anything else is 400 \`invalidBody\`. A picture's upload is its bytes instead, at most 2 MiB. One 400 \`invalidField\` names every bad field in \`path\`. Optional fields are omitted, never \`null\`. Text may hold no control character or lone surrogate.
 
-**Responses.** JSON (\`application/json\`) but for the 204s, which have no body. Every answer carries \`X-Content-Type-Options: nosniff\`, a JSON one \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\`; answers holding member data \`Cache-Control: no-store\`. Every failure answers \`{"errors": [{"path", "code", "message"}]}\`; each response below names the codes it can carry.
+**Responses.** JSON (\`application/json\`) but for the 204s, which have no body, and a picture's bytes (\`image/webp\`). Every answer carries \`X-Content-Type-Options: nosniff\`, a JSON one \`Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\`; answers holding member data \`Cache-Control: no-store\`. Every failure answers \`{"errors": [{"path", "code", "message"}]}\`; each response below names the codes it can carry.
 
 **Limits.** Password checks, sign-ups, sign-ins, wrong codes and mails asked for are counted per e-mail, per client address and per member (docs/member-api.md); past a limit, and when the service is hashing as many passwords as it queues, the answer is 429 \`rateLimited\` with \`Retry-After\`.
 

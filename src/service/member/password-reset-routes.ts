@@ -54,6 +54,6 @@ export function passwordResetRoutes(app: MemberApp, ctx: Deps): void {
     if (!outcome.redeemed) throw tokenError(outcome.reason);
     // The link came to the member's inbox: whoever failed to guess the old password is no reason to keep them out.
     await ctx.throttle.clear(site.id, outcome.member.email);
-    return ctx.sessionAnswer(site, outcome.member, session.token, outcome.session!);
+    return ctx.sessionAnswer(c, outcome.member, session.token, outcome.session!);
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { MemberRecord, MemberTokenRecord, SiteRecord } from '../store/records';
 import { readObject } from './body';
-import type { MemberApp, MemberContext } from './context';
+import type { MemberApp, MemberContext, MemberRequest } from './context';
 import { MemberError } from './errors';
 import { codeRefused, firstConfirmation, matchCode, refuseBlocked, requestSignInMail, tokenError } from './mail-flows';
 import { findToken } from './mail-requests';
@@ -23,8 +23,8 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
   app.post('/sites/:subdomain/sessions', async (c) => {
     const site = c.get('site');
     const body = await readObject(c.req.raw);
-    if (body.token !== undefined) return signInByToken(site, body.token, c.req.raw);
-    if (body.code !== undefined) return signInByCode(site, body, addressOf(c));
+    if (body.token !== undefined) return signInByToken(c, body.token);
+    if (body.code !== undefined) return signInByCode(c, body);
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const password = readPassword(body.password, problems, false);
@@ -45,7 +45,7 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
     }
     await recordEvent(site, login.memberId, 'login');
     const { token, session } = await openSession(store, clock, site.id, login.memberId);
-    return sessionAnswer(site, (await store.getMember(site.id, login.memberId))!, token, session);
+    return sessionAnswer(c, (await store.getMember(site.id, login.memberId))!, token, session);
   });
 
   /**
@@ -55,12 +55,13 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
    * address's name by someone else (firstConfirmation in mail-flows.ts).
    */
   const redeemSignIn = async (
-    site: SiteRecord,
+    c: MemberRequest,
     token: MemberTokenRecord,
     record: MemberRecord,
     refused: (reason: 'missing' | 'used' | 'expired') => MemberError,
     sameHolder: boolean,
   ) => {
+    const site = c.get('site');
     const now = clock();
     const session = newSession(now);
     // The sign-up's own mail, first followed where the sign-up signed nobody in (a site that wants
@@ -74,9 +75,10 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
       events: [{ eventType: 'login', details: {}, createdAt: now }],
     });
     if (!outcome.redeemed) throw refused(outcome.reason);
-    return sessionAnswer(site, outcome.member, session.token, outcome.session!, registered);
+    return sessionAnswer(c, outcome.member, session.token, outcome.session!, registered);
   };
-  const signInByToken = async (site: SiteRecord, value: unknown, request: Request) => {
+  const signInByToken = async (c: MemberRequest, value: unknown) => {
+    const [site, request] = [c.get('site'), c.req.raw];
     const token = await findToken(store, site, value, 'signIn');
     const record = await store.getMember(site.id, token.memberId);
     refuseBlocked(record);
@@ -86,9 +88,10 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
     // Followed in a browser signed in as this member (the one the sign-up signed in): the same person.
     const signedInHere = record.emailConfirmedAt === undefined && bearerToken(request) !== undefined
       && (await authenticate(store, clock, site, request).then(({ member }) => member.id === record.id, () => false));
-    return redeemSignIn(site, token, record, tokenError, signedInHere);
+    return redeemSignIn(c, token, record, tokenError, signedInHere);
   };
-  const signInByCode = async (site: SiteRecord, body: Record<string, unknown>, address: string | undefined) => {
+  const signInByCode = async (c: MemberRequest, body: Record<string, unknown>) => {
+    const [site, address] = [c.get('site'), addressOf(c)];
     const problems: Problems = [];
     const email = readEmail(body.email, problems);
     const code = readCode(body.code);
@@ -110,7 +113,7 @@ export function sessionRoutes(app: MemberApp, ctx: MemberContext): void {
     // The password typed before the code (at sign-up, or a sign-in the site answered emailNotConfirmed) keeps it.
     const shown = typeof body.password === 'string' && !!login?.passwordHash && record.emailConfirmedAt === undefined
       && body.password.length <= PASSWORD_MAX && (await passwords.verify(body.password, login.passwordHash));
-    return redeemSignIn(site, token, record, codeRefused, shown);
+    return redeemSignIn(c, token, record, codeRefused, shown);
   };
 
   app.delete('/sites/:subdomain/sessions/current', async (c) => {

@@ -66,6 +66,6 @@ export function signupRoute(app: MemberApp, ctx: MemberContext): void {
       throw error;
     }
     if (!session) return mailSent(input.email);
-    return sessionAnswer(site, (await store.getMember(site.id, signedUp.memberId))!, session.token, signedUp.session!);
+    return sessionAnswer(c, (await store.getMember(site.id, signedUp.memberId))!, session.token, signedUp.session!);
   });
 }

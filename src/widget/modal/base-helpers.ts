@@ -13,7 +13,7 @@
  * a new module of helpers must be named here, or it becomes a chunk of its own.
  */
 export { actionForm as z0, valueOf as z1, passwordField as z2 } from './screens/form';
-export { screenLinks as z3, logoutButton as z4, planChoice as z5, seePlans as z6, screenButton as z7, haveAccount as z8 } from './screens/menu-links';
+export { planChoice as z5, seePlans as z6, screenButton as z7, haveAccount as z8 } from './screens/menu-links';
 export { customField as z9, readCustom as z10 } from './screens/custom-fields';
 export { money as z11, brandName as z12, date as z13, perInterval as z14, price as z15, percent as z16, terms as z17 } from './format';
 export { richText as z18 } from './rich-text';

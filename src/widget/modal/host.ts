@@ -21,7 +21,8 @@ export interface ModalHost {
   config(): Promise<SiteConfig>;
   /**
    * A member API call with the member's session (`path` under the site, e.g. `/invoices`;
-   * `body` a JSON value). A session the service no longer knows logs the member out.
+   * `body` a JSON value, or a Blob sent as its bytes with its type: a picture). A session the
+   * service no longer knows logs the member out.
    */
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** After a plan sign-up: sends `Service.conversion`, then `Service.member.info` with the new membership. */

@@ -113,6 +113,10 @@ export interface Messages {
   billing: string;
   monthly: string;
   yearly: string;
+  /** The account's profile picture (decision 0039): the file field's label, and its two buttons. */
+  picture: string;
+  uploadPicture: string;
+  removePicture: string;
   /** The member menu's title and greeting. */
   menu: string;
   signedInAs: (name: string) => string;
@@ -149,7 +153,8 @@ export interface Messages {
   /** By error code; anything else shows the service's own message. */
   errors: Partial<Record<
     | 'invalidCredentials' | 'currentPassword' | 'emailTaken' | 'rateLimited' | 'networkError' | 'memberBlocked' | 'paymentDeclined'
-    | 'tokenInvalid' | 'tokenUsed' | 'tokenExpired' | 'invalidCode' | 'codeExpired' | 'emailNotConfirmed',
+    | 'tokenInvalid' | 'tokenUsed' | 'tokenExpired' | 'invalidCode' | 'codeExpired' | 'emailNotConfirmed'
+    | 'pictureTooLarge' | 'unsupportedPicture' | 'invalidPicture',
     string
   >>;
 }
@@ -170,6 +175,7 @@ export type AccountWord =
   | 'invoiceColumns'
   | 'invoices'
   | 'keep'
+  | 'logOut'
   | 'memberships'
   | 'menu'
   | 'newEmail'
@@ -177,11 +183,14 @@ export type AccountWord =
   | 'noMemberships'
   | 'paid'
   | 'paymentFailed'
+  | 'picture'
   | 'refunded'
+  | 'removePicture'
   | 'renewsOn'
   | 'movesTo'
   | 'signedInAs'
   | 'updateCard'
+  | 'uploadPicture'
   | AccountFormWord;
 export type AccountWords = Pick<Messages, AccountWord | 'errors'>;
 /** The words only protected content's screen uses: downloaded with it (locales/*-content-words.ts). */

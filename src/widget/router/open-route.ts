@@ -18,8 +18,9 @@ export function modalHost(session: Session, functions: Functions, config: () => 
     // With the member's token when one is held: a sign-up's link followed in the browser it signed
     // in keeps the password chosen there (the service takes it away for anyone else).
     session: async (path, body) => session._signIn(await session._request<SessionResponse>('POST', path, session._token, stringify(body)), false),
+    // A file (a picture) goes as its bytes, any other body as JSON.
     call: <T>(method: string, path: string, body?: unknown) =>
-      session._call<T>(method, path, body === undefined ? undefined : stringify(body)),
+      session._call<T>(method, path, body === undefined || body instanceof Blob ? body : stringify(body)),
     // The member with the new membership is held before Service.conversion is sent (spec 2.7:
     // MemberInfo is the state at the moment of the event); when it cannot be had, the event still goes.
     async converted(detail) {

@@ -110,6 +110,26 @@ test('profileImageUrl is empty for the generated initials avatar, the URL when u
   expectText('image', 'no picture');
 });
 
+test('an <img> takes profileImageUrl as its src, never as content; its own src comes back without a picture, or none if it had none', async () => {
+  document.body.innerHTML = `
+    <img id="avatar" data-svc-member-info="profileImageUrl" src="/placeholder.png" alt="">
+    <img id="bare" data-svc-member-info="profileImageUrl" alt="">`;
+  const h = await ready();
+  await h.service.login(ADA);
+  // Ada has no picture: the initials' data: URL is no picture of hers.
+  expect($('avatar').getAttribute('src')).toBe('/placeholder.png');
+  expect($('bare').hasAttribute('src')).toBe(false);
+  const url = 'https://cdn.demo.localhost/avatars/42.png';
+  await h.service.login(await addMember(h, { firstName: 'Pic', profileImageUrl: url }));
+  for (const id of ['avatar', 'bare']) {
+    expect($(id).getAttribute('src')).toBe(url);
+    expect($(id).childNodes).toHaveLength(0);
+  }
+  await h.service.logout();
+  expect($('avatar').getAttribute('src')).toBe('/placeholder.png');
+  expect($('bare').hasAttribute('src')).toBe(false);
+});
+
 test('custom sign-up fields: text, select, multiple-select joined with ", ", checkbox as Yes', async () => {
   const h0 = await harness();
   document.body.innerHTML = `

@@ -3,6 +3,7 @@
  * who they are, their names and custom fields, their address and password, their metadata.
  */
 import type { OpenApiObject } from '../../openapi/document';
+import { MAX_PICTURE_PIXELS, PICTURE_SIZE, PICTURES_PER_MEMBER } from '../pictures/limits';
 import { operation } from './operation';
 
 const site = (path: string) => `/sites/{subdomain}${path}`;
@@ -90,6 +91,34 @@ export const accountPaths: Record<string, Record<string, OpenApiObject>> = {
       body: 'PasswordChange',
       answers: { 204: { description: 'Changed.' } },
       errors: { 400: ['invalidField'], ...currentPasswordErrors },
+    }),
+  },
+  [site('/me/picture')]: {
+    put: operation({
+      operationId: 'uploadPicture',
+      summary: 'Upload a profile picture',
+      description:
+        'The image\'s bytes are the body: JPEG, PNG or WebP by its first bytes (a `Content-Type`, when sent, only has to be one of ' +
+        'those or `application/octet-stream`), at most 2 MiB, at most ' + `${MAX_PICTURE_PIXELS.toLocaleString('en-US')} pixels. ` +
+        `It is decoded, turned upright and encoded anew as WebP within ${PICTURE_SIZE} × ${PICTURE_SIZE} pixels, so nothing of the file ` +
+        'is kept but its pixels (no EXIF, no GPS position); `profileImageUrl` is then its address (`GET /pictures/{file}`), and the ' +
+        `picture it replaces is deleted unless another member has it. ${PICTURES_PER_MEMBER.limit} uploads an hour per member, ` +
+        'refused ones included (then 429). A refused upload changes nothing.',
+      tag: 'Account',
+      session: 'required',
+      upload: { types: ['image/jpeg', 'image/png', 'image/webp'], description: 'The picture\'s bytes, as the file holds them.' },
+      answers: { 200: memberInfo('The member with the picture: `profileImageUrl` is its URL.') },
+      errors: { 400: ['invalidPicture'], 413: ['pictureTooLarge'], 415: ['unsupportedPicture'], 429: ['rateLimited'] },
+    }),
+    delete: operation({
+      operationId: 'removePicture',
+      summary: 'Remove the profile picture',
+      description:
+        'The member has no picture again (nor a `profileImageUrl` the site gave them): `profileImageUrl` is their initials\' ' +
+        '`data:` URL. The picture is deleted unless another member has it. Without one, nothing changes.',
+      tag: 'Account',
+      session: 'required',
+      answers: { 200: memberInfo('The member without a picture.') },
     }),
   },
   [site('/me/metadata')]: {

@@ -41,6 +41,11 @@ export const CODE_MEANINGS: Record<MemberApiErrorCode, string> = {
   notDue: 'paying now for a membership that owes nothing now.',
   paymentDeclined: 'the card was refused as it was saved, or its charge was declined, or the bank did not confirm the payment.',
   rateLimited: 'too many attempts (per e-mail, per client address or per member) or the password hashing queue is full: wait `Retry-After` seconds.',
+  pictureTooLarge: 'the picture is larger than 2 MiB (2,097,152 bytes), declared or counted as it arrived; nothing changes.',
+  unsupportedPicture:
+    'the body is not a JPEG, PNG or WebP image by its first bytes (an SVG, a GIF, an HTML page…), or it has a `Content-Type` other than ' +
+    '`image/jpeg`, `image/png`, `image/webp` or `application/octet-stream`; nothing changes.',
+  invalidPicture: 'the picture is empty, cut short or damaged, or declares more than 25 million pixels; nothing changes.',
   internalError: 'the service failed to answer (a fault of its own, logged); trying again later may succeed.',
 };
 

@@ -20,6 +20,11 @@ export const parameters: Record<string, OpenApiObject> = {
     'A membership of the signed-in member, by id: digits alone (`0372`, `372.0`, `+372` or `3.72e2` is 400 `invalidField` on `id`).',
     { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 },
   ),
+  PictureFile: pathParameter(
+    'file',
+    'The picture\'s SHA-256 (64 lower-case hex digits) and `.webp`, as a `profileImageUrl` names it; anything else names no picture (404).',
+    { type: 'string', pattern: '^[0-9a-f]{64}\\.webp$' },
+  ),
   ContentId: pathParameter(
     'contentId',
     'An item by its id (digits alone) or its key in the site file (`issue-41`); anything else names no item (404).',
@@ -40,6 +45,18 @@ export const headers: Record<string, OpenApiObject> = {
   AccessControlAllowOrigin: { description: 'The request\'s `Origin`, echoed.', required: true, schema: { type: 'string' } },
   AccessControlAllowMethods: { description: 'Every method of the member API.', required: true, schema: { type: 'string', const: ALLOWED_METHODS } },
   AccessControlAllowHeaders: { description: 'The request headers a page may send.', required: true, schema: { type: 'string', const: 'Authorization, Content-Type' } },
+  ImmutableCacheControl: {
+    description: 'A picture\'s address names its bytes: any cache may keep it for a year, and need never ask again.',
+    required: true,
+    schema: { type: 'string', const: 'public, max-age=31536000, immutable' },
+  },
+  PictureContentSecurityPolicy: {
+    description: 'Opened as a page, nothing in it loads or runs, and no page may frame it.',
+    required: true,
+    schema: { type: 'string', const: "default-src 'none'; frame-ancestors 'none'; sandbox" },
+  },
+  ContentDisposition: { description: 'Shown, not downloaded.', required: true, schema: { type: 'string', const: 'inline' } },
+  AnyOrigin: { description: 'Any page may read it.', required: true, schema: { type: 'string', const: '*' } },
   AccessControlMaxAge: { description: 'Seconds a browser may keep the preflight\'s answer.', required: true, schema: { type: 'integer', const: 600 } },
 };
 

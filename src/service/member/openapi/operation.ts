@@ -28,6 +28,8 @@ export interface OperationSpec {
   parameters?: OpenApiObject[];
   /** The component schema of the JSON body the route reads. */
   body?: string;
+  /** A body of bytes instead (a picture): the media types it may be sent as, and what it is. Its 400 and 413 are its own (`errors`). */
+  upload?: { types: readonly string[]; description: string };
   answers: Record<number, Answer>;
   /** Error codes of the operation's own, by status, beyond the ones added here. */
   errors?: Partial<Record<number, MemberApiErrorCode[]>>;
@@ -80,9 +82,14 @@ export function operation(spec: OperationSpec): OpenApiObject {
     ...(spec.session === 'optional' && { security: [{}, { memberSession: [] }] }),
     parameters: [componentRef('parameters', 'Subdomain'), ...(spec.parameters ?? [])],
     ...(spec.body && { requestBody: { required: true, content: json(schemaRef(spec.body)) } }),
+    ...(spec.upload && { requestBody: { required: true, description: spec.upload.description, content: bytesOf(spec.upload.types) } }),
     responses: Object.fromEntries([...answers, ...errors]),
   };
 }
+
+/** Content of bytes (a picture) in each of the media types: a string of that type, not JSON. */
+export const bytesOf = (types: readonly string[]): OpenApiObject =>
+  Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }]));
 
 /** A query parameter. */
 export const query = (name: string, description: string, schema: Schema, required = false): OpenApiObject => ({

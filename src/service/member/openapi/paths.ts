@@ -1,11 +1,12 @@
 /**
  * Every operation of the member API: the routes of ../app.ts, by room (docs/member-api.md tells
- * them in the same order), and this description itself.
+ * them in the same order), the members' pictures, and this description itself.
  */
 import type { OpenApiObject } from '../../openapi/document';
 import { json } from '../../openapi/document';
 import { accountPaths } from './account-paths';
 import { billingPaths } from './billing-paths';
+import { picturePaths } from './picture-paths';
 import { sessionPaths } from './session-paths';
 import { sitePaths } from './site-paths';
 
@@ -22,5 +23,6 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
   ...sessionPaths,
   ...accountPaths,
   ...billingPaths,
+  ...picturePaths,
   '/openapi.json': { get: description },
 };

@@ -26,7 +26,11 @@ export const deAccount: AccountWords = {
   failed: 'Fehlgeschlagen',
   refunded: 'Erstattet',
   attempt: (description) => `${description} (Versuch, nicht belastet)`,
+  picture: 'Profilbild',
+  uploadPicture: 'Bild hochladen',
+  removePicture: 'Bild entfernen',
   menu: 'Menü',
+  logOut: 'Abmelden',
   signedInAs: (name) => `Angemeldet als ${name}`,
   // The account forms' titles, which the mailed links' screens show too.
   changeEmail: 'E-Mail ändern',
@@ -35,5 +39,9 @@ export const deAccount: AccountWords = {
   // The account's forms check the current password.
   errors: {
     currentPassword: 'Das aktuelle Passwort ist falsch.',
+    // The picture's refusals (PUT /me/picture).
+    pictureTooLarge: 'Das Bild ist zu groß: höchstens 2 MB.',
+    unsupportedPicture: 'Bitte ein JPEG-, PNG- oder WebP-Bild wählen.',
+    invalidPicture: 'Das Bild kann nicht gelesen werden (beschädigt oder über 25 Megapixel). Bitte ein anderes wählen.',
   },
 };

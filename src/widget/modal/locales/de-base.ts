@@ -9,7 +9,6 @@ export const deBase: BaseWords = {
   firstName: 'Vorname',
   lastName: 'Nachname',
   logIn: 'Anmelden',
-  logOut: 'Abmelden',
   register: 'Konto erstellen',
   createAccount: 'Konto erstellen',
   registerFor: (plan) => `Erstellen Sie Ihr Konto, dann buchen Sie ${plan}.`,

@@ -26,7 +26,11 @@ export const enAccount: AccountWords = {
   failed: 'Failed',
   refunded: 'Refunded',
   attempt: (description) => `${description} (attempt, not charged)`,
+  picture: 'Profile picture',
+  uploadPicture: 'Upload picture',
+  removePicture: 'Remove picture',
   menu: 'Menu',
+  logOut: 'Log out',
   signedInAs: (name) => `Logged in as ${name}`,
   // The account forms' titles, which the mailed links' screens show too.
   changeEmail: 'Change e-mail',
@@ -35,5 +39,9 @@ export const enAccount: AccountWords = {
   // The account's forms check the current password.
   errors: {
     currentPassword: 'The current password is wrong.',
+    // The picture's refusals (PUT /me/picture).
+    pictureTooLarge: 'The picture is too large: at most 2 MB.',
+    unsupportedPicture: 'Choose a JPEG, PNG or WebP picture.',
+    invalidPicture: 'The picture cannot be read (damaged, or over 25 megapixels). Choose another.',
   },
 };

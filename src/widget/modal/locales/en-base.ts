@@ -9,7 +9,6 @@ export const enBase: BaseWords = {
   firstName: 'First name',
   lastName: 'Last name',
   logIn: 'Log in',
-  logOut: 'Log out',
   register: 'Create an account',
   createAccount: 'Create account',
   registerFor: (plan) => `Create your account, then sign up for ${plan}.`,

@@ -1,7 +1,6 @@
 import { forMember, render, type Screen } from '../screen';
 import { el } from '../ui';
-import { memberHeader } from './account';
-import { logoutButton, screenLinks } from './menu-links';
+import { logoutButton, memberHeader, screenLinks } from './account';
 
 /**
  * The member menu, for sites that enable one (`memberMenu` in GET /config): where a logged-in

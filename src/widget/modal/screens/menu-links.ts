@@ -2,24 +2,6 @@ import type { Screen, ScreenContext } from '../screen';
 import { el } from '../ui';
 
 /**
- * A menu of rows, each opening its screen in the same dialog, with a way back to `from` (the
- * account screen, the member menu).
- */
-export function screenLinks(ctx: ScreenContext, from: Screen, entries: readonly (readonly [label: string, screen: Screen])[]): HTMLLIElement[] {
-  return entries.map(([label, screen]) => el(ctx.doc, 'li', {}, screenButton(ctx, label, () => screen, from)));
-}
-
-/** "Log out": logs out on the service, then closes the dialog. */
-export function logoutButton(ctx: ScreenContext, attributes: Record<string, string> = {}): HTMLButtonElement {
-  const logout = el(ctx.doc, 'button', { type: 'button', ...attributes }, ctx.t.logOut);
-  logout.addEventListener('click', () => {
-    logout.disabled = true;
-    void ctx.host.logout().finally(() => ctx.close());
-  });
-  return logout;
-}
-
-/**
  * "Choose: <plan>", opening that plan's sign-up in the same dialog (the plans, and the plans that
  * open content); back leads to `from`, the list it was chosen from.
  */
