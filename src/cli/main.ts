@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<{ run: Command; usage: string[] }>>
   sites: () => import('./commands/sites').then((m) => ({ run: m.sitesCommand, usage: m.SITES_USAGE })),
   keys: () => import('./commands/keys').then((m) => ({ run: m.keysCommand, usage: m.KEYS_USAGE })),
   webhooks: () => import('./commands/webhooks').then((m) => ({ run: m.webhooksCommand, usage: m.WEBHOOKS_USAGE })),
+  members: () => import('./commands/members').then((m) => ({ run: m.membersCommand, usage: m.MEMBERS_USAGE })),
   billing: () => import('./commands/billing').then((m) => ({ run: m.billingCommand, usage: m.BILLING_USAGE })),
   outbox: () => import('./commands/outbox').then((m) => ({ run: m.outboxCommand, usage: m.OUTBOX_USAGE })),
   migrate: () => import('./commands/migrate').then((m) => ({ run: m.migrateCommand, usage: m.MIGRATE_USAGE })),

@@ -11,6 +11,8 @@ import { createPasswordHasher, PRODUCTION_SCRYPT, type PasswordHasher } from './
 import { portableScrypt } from './auth/portable-scrypt';
 import { HttpError } from './http/http-error';
 import { memberApi, MEMBER_BASE_PATH } from './member/app';
+import type { PictureEncoder } from './member/pictures/encoder';
+import { sharpPictureEncoder } from './member/pictures/sharp-encoder';
 import { DEFAULT_SIGNUPS_PER_ADDRESS } from './member/signup-limits';
 import { DEFAULT_MAILS_PER_ADDRESS, DEFAULT_SIGN_INS_PER_ADDRESS } from './member/client-limits';
 import { randomBytes, toBase64Url } from './crypto/bytes';
@@ -63,6 +65,11 @@ export interface ServiceOptions {
   stripeJsUrl?: string;
   /** True once the process has been asked to stop: GET /readyz then answers 503 (`svc serve`'s graceful stop). */
   stopping?: () => boolean;
+  /**
+   * Re-encodes members' uploaded pictures (decision 0039). By default sharp's, imported on the
+   * first upload (the mock server's browser build has none: an upload there fails, logged).
+   */
+  pictures?: PictureEncoder;
 }
 
 export async function createServiceApp({
@@ -79,6 +86,7 @@ export async function createServiceApp({
   demoMailbox = false,
   stripeJsUrl,
   stopping = () => false,
+  pictures = sharpPictureEncoder(),
 }: ServiceOptions): Promise<Hono> {
   const cursorSecret = await store.secret('admin-cursor', () => toBase64Url(randomBytes(32)));
   const app = new Hono();
@@ -102,12 +110,12 @@ export async function createServiceApp({
       headers: { 'content-type': 'application/schema+json', 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=3600' },
     }),
   );
+  const processors = processorFor ?? oneProcessor(processor ?? new TestPaymentProcessor({ clock, store }));
   app.route(
     ADMIN_BASE_PATH,
-    adminApi({ store, clock, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
+    adminApi({ store, clock, processorFor: processors, cursorSecret, ...(adminRateLimit && { rateLimit: adminRateLimit }) }),
   );
 
-  const processors = processorFor ?? oneProcessor(processor ?? new TestPaymentProcessor({ clock, store }));
   app.route(STRIPE_WEBHOOK_PATH, stripeWebhooks({ store, clock, processorFor: processors }));
   app.route(
     MEMBER_BASE_PATH,
@@ -121,6 +129,7 @@ export async function createServiceApp({
       mailsPerAddress: mailRateLimit === 'off' ? undefined : mailRateLimit,
       trustedProxies,
       demoMailbox,
+      pictures,
       ...(stripeJsUrl && { stripeJsUrl }),
     }),
   );

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest';
 import { SCOPES } from '../../src/contract/admin';
 import { hashApiKey } from '../../src/service/auth/api-keys';
 import { fixtureClock, forEachStore, SECOND, storeFingerprint, useAdminFixture } from '../support/admin-fixture';
-import { call, expectAccessDenied, LIST_ENDPOINTS, routeUrls, UNKNOWN_KEY } from './helpers';
+import { actionRequests, call, expectAccessDenied, LIST_ENDPOINTS, routeUrls, UNKNOWN_KEY } from './helpers';
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
@@ -14,6 +14,20 @@ forEachStore((_name, newStore) => {
   test('every route answers 401 accessDenied with a Bearer challenge when the key is missing', async () => {
     const fx = fixture();
     for (const route of await routeUrls(fx)) expectAccessDenied(await call(fx.app, route.url));
+  });
+
+  test('every owner action answers 401 to a missing, malformed, unknown, revoked or expired key, and nothing is done', async () => {
+    const fx = fixture();
+    const before = await storeFingerprint(fx);
+    const key = fx.keys.demo.all;
+    const authorizations = [undefined, '', `Basic ${key}`, key, `Bearer ${key}x`, `Bearer ${UNKNOWN_KEY}`, `Bearer ${fx.keys.revoked}`, `Bearer ${fx.keys.expired}`];
+    for (const action of await actionRequests(fx)) {
+      for (const authorization of authorizations) {
+        const res = await call(fx.app, action.url, { method: action.method, body: action.body, headers: authorization === undefined ? {} : { authorization } });
+        expectAccessDenied(res);
+      }
+    }
+    expect(await storeFingerprint(fx)).toBe(before);
   });
 
   test('every route answers 401 to a malformed Authorization header', async () => {

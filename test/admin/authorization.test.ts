@@ -4,8 +4,8 @@
  */
 import { expect, test } from 'vitest';
 import { SCOPES } from '../../src/contract/admin';
-import { forEachStore, useAdminFixture } from '../support/admin-fixture';
-import { call, demoPlanId, expectAccessDenied, expectError, expectJson, LIST_ENDPOINTS, routeUrls } from './helpers';
+import { forEachStore, storeFingerprint, useAdminFixture } from '../support/admin-fixture';
+import { actionRequests, call, demoPlanId, expectAccessDenied, expectError, expectJson, LIST_ENDPOINTS, routeUrls } from './helpers';
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
@@ -15,6 +15,18 @@ forEachStore((_name, newStore) => {
   test('every route answers 403 when the site\'s plan no longer includes the Admin API', async () => {
     const fx = fixture();
     for (const route of await routeUrls(fx)) expectError(await call(fx.app, route.url, { key: fx.keys.closed }), 403);
+  });
+
+  test('every owner action answers 403 to the key of a site whose plan no longer includes the Admin API, before its body is read', async () => {
+    const fx = fixture();
+    const before = await storeFingerprint(fx);
+    for (const action of await actionRequests(fx)) {
+      expectError(await call(fx.app, action.url, { key: fx.keys.closed, method: action.method, body: action.body }), 403, 'forbidden');
+      if (action.method === 'POST') {
+        expectError(await call(fx.app, action.url, { key: fx.keys.closed, method: 'POST', body: '{"not json', headers: { 'content-type': 'text/plain' } }), 403, 'forbidden');
+      }
+    }
+    expect(await storeFingerprint(fx)).toBe(before);
   });
 
   test('the 403 comes before scope and parameter checks, but after the key check', async () => {
@@ -53,6 +65,26 @@ forEachStore((_name, newStore) => {
       expect(ok.status, route.name).toBe(200);
       expectJson(ok);
     }
+  });
+
+  test('each owner action answers 404 notFound to every key lacking its write scope, before its body is read, and nothing is done', async () => {
+    const fx = fixture();
+    const before = await storeFingerprint(fx);
+    for (const action of await actionRequests(fx)) {
+      const lacking = [fx.keys.demo.none, fx.keys.demo.allBut[action.scope], ...SCOPES.filter((s) => s !== action.scope).map((s) => fx.keys.demo.only[s])];
+      for (const key of lacking) {
+        expectError(await call(fx.app, action.url, { key, method: action.method, body: action.body }), 404, 'notFound');
+        if (action.method === 'POST') expectError(await call(fx.app, action.url, { key, method: 'POST', body: { nope: true } }), 404, 'notFound');
+      }
+      // With only its scope the request gets past the check: to the body, which is refused, so nothing is done here either.
+      if (action.method === 'POST') expectError(await call(fx.app, action.url, { key: fx.keys.demo.only[action.scope], method: 'POST', body: { nope: true } }), 400, 'invalidBody');
+    }
+    expect(await storeFingerprint(fx)).toBe(before);
+    // The one action a GET makes, with only its scope: the member's export.
+    const exported = (await actionRequests(fx)).find((a) => a.method === 'GET')!;
+    const ok = await call(fx.app, exported.url, { key: fx.keys.demo.only[exported.scope] });
+    expect(ok.status, exported.name).toBe(200);
+    expectJson(ok);
   });
 
   test('a key lacking the scope learns nothing about parameters, cursors or page size: still 404', async () => {

@@ -1,5 +1,5 @@
 /** GET /members (spec 2.4): every member of the site, filtered by name, e-mail, status and creation time. */
-import { expect, test } from 'vitest';
+import { beforeAll, expect, test } from 'vitest';
 import { MEMBER_STATUSES } from '../../src/contract/admin';
 import { DAY, forEachStore, useAdminFixture, type AdminFixture } from '../support/admin-fixture';
 import {
@@ -23,6 +23,20 @@ const PATH = '/members';
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
   const members = (fx: AdminFixture, query: Record<string, string>) => call(fx.app, PATH, { key: fx.keys.demo.all, query });
+
+  // The seeded demo site has a member in every status but `erased`, which only the owner's
+  // action makes (issue 32): the owner erases one, with a name and an active membership, through
+  // the Admin API before any test here lists, so each sees a member in every status.
+  beforeAll(async () => {
+    const fx = fixture();
+    const data = await demoData(fx);
+    const active = new Set(data.memberships.filter((m) => m.status === 'active').map((m) => m.memberId));
+    const member = data.members.find((m) => m.status === 'approved' && m.firstName !== undefined && active.has(m.id))!;
+    const res = await call(fx.app, `/members/${member.id}/erase`, { key: fx.keys.demo.all, method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: member.id, status: 'erased' });
+    expect(res.body).not.toHaveProperty('firstName');
+  });
 
   test('GET /members lists every member of the site with the fields of 2.4, in id order', async () => {
     await expectListsStoredRows(fixture(), PATH, {

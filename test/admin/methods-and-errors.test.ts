@@ -1,25 +1,44 @@
 /**
- * The HTTP surface every route shares: read-only methods (405) that change nothing, HEAD, no
- * CORS, the base path and its unknown paths, and one error body for every kind of error.
+ * The HTTP surface every route shares: the methods each path takes (the reads GET, the owner's
+ * actions their own; any other answers 405 and changes nothing), HEAD, no CORS, the base path and
+ * its unknown paths, and one error body for every kind of error.
  */
 import { expect, test } from 'vitest';
 import { fixtureClock, forEachStore, SECOND, storeFingerprint, useAdminFixture } from '../support/admin-fixture';
 import { adminRequest } from '../support/admin-request';
-import { BASE, call, expectError, expectErrorBody, expectJson, routeUrls, walkPages } from './helpers';
+import { actionRequests, allowedMethods, BASE, call, expectAccessDenied, expectError, expectErrorBody, expectJson, routeUrls, walkPages } from './helpers';
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
 
-  test('POST, PUT, PATCH and DELETE on every route answer 405 in the error body and change nothing', async () => {
+  test('every method a path does not take answers 405 in the error body, Allow naming those it takes, and changes nothing', async () => {
     const fx = fixture();
     const before = await storeFingerprint(fx);
-    for (const route of await routeUrls(fx)) {
-      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-        const res = await call(fx.app, route.url, { key: fx.keys.demo.all, method });
+    // /memberships once: it lists (a read) and gives a plan (an action).
+    const paths = [
+      ...new Map(
+        [...(await routeUrls(fx)).map((r) => ({ template: r.name, url: r.url })), ...(await actionRequests(fx)).map((a) => ({ template: a.template, url: a.url }))].map(
+          (p) => [p.url, p],
+        ),
+      ).values(),
+    ];
+    let refused = 0;
+    for (const { template, url } of paths) {
+      const allow = allowedMethods(template);
+      // POST, PUT, PATCH and DELETE on a read; GET and the rest on an action a POST makes; POST /memberships gives a plan.
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !allow.split(', ').includes(m))) {
+        const res = await call(fx.app, url, { key: fx.keys.demo.all, method });
         expectError(res, 405, 'methodNotAllowed');
-        expect(res.headers.get('allow') ?? '').toMatch(/\bGET\b/);
+        expect(res.headers.get('allow'), `${method} ${template}`).toBe(allow);
+        refused++;
       }
     }
+    // Every read but /memberships refuses four methods, every action four, /memberships three.
+    expect(refused).toBe((paths.length - 1) * 4 + 3);
+    expect(allowedMethods('/members')).toBe('GET, HEAD');
+    expect(allowedMethods('/memberships')).toBe('GET, POST, HEAD');
+    expect(allowedMethods('/members/{id}/block')).toBe('POST');
+    expect(allowedMethods('/members/{id}/export')).toBe('GET, HEAD');
     expect(await storeFingerprint(fx)).toBe(before);
   });
 
@@ -82,6 +101,19 @@ forEachStore((_name, newStore) => {
         for (const [name] of res.headers) expect(name.startsWith('access-control-'), `${route.name}: ${name}`).toBe(false);
       }
     }
+    // The owner's actions neither: a page elsewhere gets no leave to send one (and without a key it is a 401).
+    for (const action of await actionRequests(fx)) {
+      const unkeyed = await call(fx.app, action.url, { method: action.method, headers: origin, body: action.body });
+      expectAccessDenied(unkeyed);
+      const preflight = await call(fx.app, action.url, {
+        method: 'OPTIONS',
+        headers: { ...origin, 'access-control-request-method': action.method, 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect(preflight.status, action.name).toBeGreaterThanOrEqual(400);
+      for (const res of [unkeyed, preflight]) {
+        for (const [name] of res.headers) expect(name.startsWith('access-control-'), `${action.name}: ${name}`).toBe(false);
+      }
+    }
   });
 
   test('an unknown path under the Admin API answers 404 notFound as JSON', async () => {
@@ -93,6 +125,7 @@ forEachStore((_name, newStore) => {
     expectError(outside, 404);
   });
 
+  // The reads' GETs: an export (GET /members/{id}/export) is an owner action, recorded as a member event.
   test('GET requests never change the store', async () => {
     const fx = fixture();
     const before = await storeFingerprint(fx);

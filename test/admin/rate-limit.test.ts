@@ -5,8 +5,8 @@
  * starts an hour after the one before's, when the keys' earlier requests count no more.
  */
 import { expect, test } from 'vitest';
-import { fixtureClock, forEachStore, HOUR, SECOND, useAdminFixture } from '../support/admin-fixture';
-import { call, expectAccessDenied, expectError, expectInvalidParameters, routeUrls, UNKNOWN_KEY } from './helpers';
+import { fixtureClock, forEachStore, HOUR, SECOND, storeFingerprint, useAdminFixture } from '../support/admin-fixture';
+import { actionRequests, call, expectAccessDenied, expectError, expectInvalidParameters, routeUrls, UNKNOWN_KEY } from './helpers';
 
 forEachStore((_name, newStore) => {
   const fixture = useAdminFixture(newStore);
@@ -41,6 +41,12 @@ forEachStore((_name, newStore) => {
     const key = fx.keys.demo.all;
     for (const path of ['/plans', '/members', '/memberEvents']) expect((await call(app, path, { key })).status).toBe(200);
     for (const route of await routeUrls(fx)) expectError(await call(app, route.url, { key }), 429, 'rateLimited');
+    // The owner's actions too, and none is done.
+    const before = await storeFingerprint(fx);
+    for (const action of await actionRequests(fx)) {
+      expectError(await call(app, action.url, { key, method: action.method, body: action.body }), 429, 'rateLimited');
+    }
+    expect(await storeFingerprint(fx)).toBe(before);
     expect((await call(app, '/members', { key: fx.keys.demo.only['read.members'] })).status).toBe(200);
     expect((await call(app, '/sites', { key: fx.keys.other.all })).status).toBe(200);
   });

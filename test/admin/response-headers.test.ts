@@ -33,7 +33,7 @@ forEachStore((_name, newStore) => {
     expectHardened(await adminRequest(fx.app, `${BASE}/openapi.json`), 'openapi.json');
   });
 
-  test('every error the Admin API answers carries them too: 400, 401, 403, 404, 405 and 429', async () => {
+  test('every error the Admin API answers carries them too: 400, 401, 403, 404, 405, 413, 415 and 429', async () => {
     const fx = fixture();
     const rateApp = await fx.makeApp({ rateLimit: { limit: 1, windowMs: 60 * SECOND }, clock: fixtureClock(fx.clock()) });
     await call(rateApp, '/sites', { key: fx.keys.demo.all });
@@ -49,6 +49,11 @@ forEachStore((_name, newStore) => {
       [404, await call(fx.app, '/nope', { key: fx.keys.demo.all })],
       [404, await call(fx.app, '/sites/', { key: fx.keys.demo.all })],
       [405, await call(fx.app, '/members', { key: fx.keys.demo.all, method: 'POST' })],
+      [405, await call(fx.app, '/members/1/block', { key: fx.keys.demo.all })],
+      // An owner action's body: not what it takes, too large, not JSON.
+      [400, await call(fx.app, '/memberships', { key: fx.keys.demo.all, body: { memberId: 'x' } })],
+      [413, await call(fx.app, '/memberships', { key: fx.keys.demo.all, body: { pad: 'x'.repeat(5000) } })],
+      [415, await call(fx.app, '/memberships', { key: fx.keys.demo.all, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } })],
       [429, await call(rateApp, '/sites', { key: fx.keys.demo.all })],
       [429, await call(rateApp, '/nope', { key: fx.keys.demo.all })],
     ];

@@ -5,7 +5,7 @@
  *
  * Requests the document has no operation for are held against its shared error responses: a
  * path it does not list may answer 401, 403, 404 or 429; a listed path with another method
- * 401, 403, 405 (the path's GET operation's) or 429.
+ * 401, 403, 405 (as each of the path's operations documents it) or 429.
  */
 import { ADMIN_BASE_PATH } from '../../src/service/admin/app';
 import { openApiDocument } from '../../src/service/admin/openapi';

@@ -1,14 +1,16 @@
 /**
  * Holds a response against an OpenAPI 3.1 document the service serves (the Admin API's, the
  * member API's): the status must be documented for the operation, the body must match its
- * schema under the documented media type (`application/json`), or be absent when the response
+ * schema under the documented media type (`application/json`; bytes of another documented media
+ * type, a picture's, are taken as they are), or be absent when the response
  * documents no content (a 204), and documented required headers must be there (and valid).
  *
  * Requests the document has no operation for are held against its shared responses, as the
  * `fallbacks` name them by status: one table for a path it does not list, one for a listed path
- * with another method (whose 405 is the path's GET operation's when that documents one). HEAD is
- * held against the GET operation, without a body. One validator per document and base path; each
- * records the (operation, status) pairs it has validated.
+ * with another method (whose 405 is held against every operation of the path that documents
+ * one, and counts as seen for each). HEAD is held against the GET operation, without a body. One
+ * validator per document and base path; each records the (operation, status) pairs it has
+ * validated.
  */
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
@@ -170,7 +172,7 @@ export function createOpenApiValidator(
     response: OpenApiObject;
   }
 
-  const expectationFor = (method: string, path: string, status: number): Expectation => {
+  const expectationsFor = (method: string, path: string, status: number): Expectation[] => {
     const relative = apiPath(path);
     const template = isOutside(relative) ? undefined : templates.find((t) => t.pattern.test(relative!))?.template;
     const item = template === undefined ? undefined : document.paths[template];
@@ -188,13 +190,18 @@ export function createOpenApiValidator(
         );
       }
       const where = typeof documented.$ref === 'string' ? documented.$ref : `#/paths/${template.replace(/\//g, '~1')}/${verb}/responses/${status}`;
-      return { operation, where, response: resolve(documented) };
+      return [{ operation, where, response: resolve(documented) }];
     }
 
-    // Another method on a listed path: a 405 the path's GET operation documents is its.
-    const get = item?.get?.responses as Record<string, OpenApiObject> | undefined;
-    if (template !== undefined && status === 405 && get?.['405']) {
-      return { operation: `GET ${template}`, where: String(get['405'].$ref), response: resolve(get['405']) };
+    // Another method on a listed path: the 405 every operation of the path documents (a path
+    // the Admin API reads and acts on, /memberships, has a GET and a POST: both describe it).
+    const documenting = item ? Object.keys(item).filter((v) => (item[v]?.responses as Record<string, OpenApiObject> | undefined)?.['405']) : [];
+    if (template !== undefined && status === 405 && documenting.length > 0) {
+      return documenting.map((verb) => {
+        const answer = (item![verb]!.responses as Record<string, OpenApiObject>)['405']!;
+        const where = typeof answer.$ref === 'string' ? answer.$ref : `#/paths/${template.replace(/\//g, '~1')}/${verb}/responses/405`;
+        return { operation: `${verb.toUpperCase()} ${template}`, where, response: resolve(answer) };
+      });
     }
     const operation = template === undefined ? UNKNOWN_PATH : OTHER_METHOD;
     const table = template === undefined ? fallbacks.unknownPath : fallbacks.otherMethod;
@@ -206,7 +213,7 @@ export function createOpenApiValidator(
       );
     }
     const where = `#/components/responses/${name}`;
-    return { operation, where, response: resolve({ $ref: where }) };
+    return [{ operation, where, response: resolve({ $ref: where }) }];
   };
 
   // ----------------------------------------------------------------------------------- headers
@@ -239,6 +246,11 @@ export function createOpenApiValidator(
     }
     const contentType = response.headers.get('content-type');
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+    // Bytes of a documented media type of their own (a picture): what they are, not JSON to check.
+    if (mediaType !== undefined && mediaType !== 'application/json' && content[mediaType]) {
+      if (method.toUpperCase() === 'HEAD' && response.body !== undefined) throw new Error(`${context}: a HEAD response has a body`);
+      return;
+    }
     if (mediaType !== 'application/json') {
       throw new Error(`${context}: content-type is ${JSON.stringify(contentType)}, not application/json`);
     }
@@ -267,12 +279,13 @@ export function createOpenApiValidator(
       // Outside the API (e.g. /healthz) the document has nothing to say about a success; a
       // failure there is still the service's error body, checked as an unknown path's.
       if (isOutside(apiPath(path)) && response.status < 400) return;
-      const { operation, where, response: documented } = expectationFor(method, path, response.status);
-      const context = `OpenAPI: ${operation} → ${response.status} (${method.toUpperCase()} ${path})`;
-      checkBody(context, where, method, documented, response);
-      checkHeaders(context, where, documented, response.headers);
-      for (const check of options.checks ?? []) check(context, response);
-      seen.set(`${operation} ${response.status}`, { operation, status: response.status });
+      for (const { operation, where, response: documented } of expectationsFor(method, path, response.status)) {
+        const context = `OpenAPI: ${operation} → ${response.status} (${method.toUpperCase()} ${path})`;
+        checkBody(context, where, method, documented, response);
+        checkHeaders(context, where, documented, response.headers);
+        for (const check of options.checks ?? []) check(context, response);
+        seen.set(`${operation} ${response.status}`, { operation, status: response.status });
+      }
     },
 
     seenResponses: () => [...seen.values()].sort(byKey),

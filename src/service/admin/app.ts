@@ -1,17 +1,19 @@
 /**
- * The read-only Admin API under /admin/v1: every request authenticated (except the OpenAPI
- * description), every answer JSON, every failure the error body of spec section 7.
+ * The Admin API under /admin/v1: the spec's reads, and the owner's actions under write scopes of
+ * their own (issue 32). Every request authenticated (except the OpenAPI description), every
+ * answer JSON, every failure the error body of spec section 7.
  */
 import { Hono } from 'hono';
 import type { Clock } from '../domain/clock';
 import { parseId } from '../domain/validation';
 import { replaceAnswer, withHeaders } from '../http/answer';
-import { jsonResponse } from '../http/json';
+import { isoTime, jsonResponse } from '../http/json';
 import type { Store } from '../store/store';
 import { authenticate, requireScope, type AdminEnv } from './auth';
 import { CursorCodec } from './cursor';
 import {
   contentViewsEndpoint,
+  invoicesEndpoint,
   memberEventsEndpoint,
   membersEndpoint,
   membershipsEndpoint,
@@ -23,10 +25,14 @@ import { listHandler } from './list-endpoint';
 import { openApiDocument } from './openapi';
 import { RateLimiter, type RateLimit } from '../http/rate-limit';
 import { toSite } from './serialize';
+import { ownerRoutes } from './owner-routes';
+import type { ProcessorFor } from '../payments/processor-for';
 
 export interface AdminApiOptions {
   store: Store;
   clock: Clock;
+  /** The site's payment processor, which the owner's refunds and erasures ask (issue 32). */
+  processorFor: ProcessorFor;
   /** Signs cursors; keep it stable across restarts or open cursors stop working. */
   cursorSecret: string;
   /** Per key; omit for no limit. */
@@ -36,7 +42,7 @@ export interface AdminApiOptions {
 export const ADMIN_BASE_PATH = '/admin/v1';
 const NO_STORE = { 'cache-control': 'no-store' };
 
-export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOptions): Hono<AdminEnv> {
+export function adminApi({ store, clock, processorFor, cursorSecret, rateLimit }: AdminApiOptions): Hono<AdminEnv> {
   const app = new Hono<AdminEnv>();
   const cursors = new CursorCodec(cursorSecret);
   const openApiBody = JSON.stringify(openApiDocument);
@@ -62,6 +68,12 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
     });
   });
 
+  // The key itself (any valid key): its scopes, so a client such as the console offers what they allow.
+  app.get('/key', (c) => {
+    const key = c.get('key');
+    return jsonResponse({ id: key.id, scopes: key.scopes, createdAt: isoTime(key.createdAt), expiresAt: key.expiresAt === undefined ? undefined : isoTime(key.expiresAt) });
+  });
+
   app.get('/plans/:id', async (c) => {
     requireScope(c.get('key'), 'read.plans');
     const id = c.req.param('id');
@@ -78,12 +90,22 @@ export function adminApi({ store, clock, cursorSecret, rateLimit }: AdminApiOpti
   app.get(membershipsEndpoint.path, listHandler(membershipsEndpoint, store, cursors));
   app.get(memberEventsEndpoint.path, listHandler(memberEventsEndpoint, store, cursors));
   app.get(contentViewsEndpoint.path, listHandler(contentViewsEndpoint, store, cursors));
+  app.get(invoicesEndpoint.path, listHandler(invoicesEndpoint, store, cursors));
 
-  // Every path above answers other methods with 405: the API is read-only by design, not by accident.
-  const readPaths = new Set(app.routes.filter((r) => r.method === 'GET').map((r) => r.path));
-  for (const path of readPaths) {
+  // The owner's actions, under write scopes of their own (issue 32).
+  ownerRoutes(app, { store, clock, processorFor });
+
+  // Every path above answers any other method with 405 naming those it takes: the spec's reads
+  // stay read-only by design, not by accident.
+  const methods = new Map<string, Set<string>>();
+  for (const { method, path } of app.routes) {
+    if (method === 'ALL') continue;
+    methods.set(path, (methods.get(path) ?? new Set()).add(method));
+  }
+  for (const [path, taken] of methods) {
+    const allow = [...taken, ...(taken.has('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, () => {
-      throw AdminError.of(405, 'methodNotAllowed', 'The Admin API is read-only: use GET', 'base', { allow: 'GET, HEAD' });
+      throw AdminError.of(405, 'methodNotAllowed', `${path} takes ${allow} only`, 'base', { allow });
     });
   }
 

@@ -11,13 +11,16 @@ import {
   type Plan,
   type PlanStatus,
 } from '../../contract/admin';
-import type { ContentViewFilter, MemberEventFilter, MemberFilter, MembershipFilter, PlanFilter } from '../store/queries';
+import type { Invoice } from '../../contract/webhooks';
+import type { ContentViewFilter, InvoiceFilter, MemberEventFilter, MemberFilter, MembershipFilter, PlanFilter } from '../store/queries';
 import type { ListEndpoint } from './list-endpoint';
-import { toContentView, toMember, toMemberEvent, toMembership, toPlan } from './serialize';
-import type { ContentViewRecord, MemberEventRecord, MemberSummary, MembershipRecord, PlanRecord } from '../store/records';
+import { toContentView, toInvoice, toMember, toMemberEvent, toMembership, toPlan } from './serialize';
+import type { ContentViewRecord, InvoiceRecord, MemberEventRecord, MemberSummary, MembershipRecord, PlanRecord } from '../store/records';
 import type { Store } from '../store/store';
 
 /** `/plans` lists live plans: archived ones are excluded (spec 3); deleted ones only when asked for. */
+const INVOICE_STATUSES = ['paid', 'failed', 'refunded'] as const satisfies readonly InvoiceRecord['status'][];
+
 export const LISTED_PLAN_STATUSES: readonly PlanStatus[] = ['enabled', 'disabled'];
 
 export async function plansWithCounts(store: Store, siteId: number, plans: PlanRecord[]) {
@@ -89,3 +92,16 @@ export const contentViewsEndpoint: ListEndpoint<ContentViewFilter, ContentViewRe
   toWire: (_store, _site, rows) => rows.map(toContentView),
 };
 
+
+/** The ledger (issue 32): every charge attempt, failed ones included, with what was refunded of it. */
+export const invoicesEndpoint: ListEndpoint<InvoiceFilter, InvoiceRecord, Invoice> = {
+  path: '/invoices',
+  scope: 'read.invoices',
+  filters: (q) => ({
+    memberId: q.id('memberId'),
+    status: q.oneOf('status', INVOICE_STATUSES),
+    created: q.range('createdAfter', 'createdBefore'),
+  }),
+  list: (store, siteId, filter, page) => store.listInvoices(siteId, filter, page),
+  toWire: (_store, _site, rows) => rows.map(toInvoice),
+};

@@ -7,8 +7,9 @@
  * test/webhooks/body-schema.ts every delivery.
  */
 import { SCOPES } from '../../contract/admin';
-import type { OpenApiDocument } from '../openapi/document';
+import type { OpenApiDocument, OpenApiObject } from '../openapi/document';
 import { headers, parameters, responses } from './openapi/http';
+import { ownerPaths } from './openapi/owner-paths';
 import { paths } from './openapi/paths';
 import { schemas } from './openapi/schemas';
 import { webhookParameters, webhookSchemas, webhooks } from './openapi/webhooks';
@@ -17,7 +18,7 @@ export type { OpenApiDocument, OpenApiObject } from '../openapi/document';
 export type { Schema } from './openapi/schemas';
 export { ERROR_CODES } from './openapi/schemas';
 
-const description = `Read-only access to one site's data: the site, its plans, members, memberships, member events and content library views.
+const description = `Access to one site's data: the site, its plans, members, memberships, member events, content library views and invoices; and the owner's actions on them (cancel, refund, comp, block, export, erase), each under a write scope of its own.
 
 **Authentication.** Every operation but this description needs \`Authorization: Bearer svc_admin_…\`. A missing, unknown, revoked or expired key is answered 401 \`accessDenied\`; a key over its rate limit 429 \`rateLimited\` with \`Retry-After\`; a valid key whose site's plan no longer includes the Admin API 403 \`forbidden\`, on every endpoint. Each operation names the scope it needs (${SCOPES.map((s) => `\`${s}\``).join(', ')}); a key without it is answered 404 \`notFound\`, exactly as for a resource that does not exist.
 
@@ -27,7 +28,7 @@ const description = `Read-only access to one site's data: the site, its plans, m
 
 **Parameters.** Unknown query parameters are ignored. A malformed one, or a known one given twice, is answered 400 \`invalidParameter\` with one error per parameter. Every \`…After\` bound is inclusive, every \`…Before\` bound exclusive.
 
-**Methods.** HEAD is answered like GET, without a body. Any other method on a path listed here is answered 405 \`methodNotAllowed\` (response MethodNotAllowed, header \`Allow\`) once the key has passed the checks above; a path not listed here is answered 404 \`notFound\`.`;
+**Methods.** HEAD is answered like GET, without a body. Any other method on a path listed here (POST on a read, GET on an action) is answered 405 \`methodNotAllowed\` (response MethodNotAllowed, header \`Allow\`) once the key has passed the checks above; a path not listed here is answered 404 \`notFound\`.`;
 
 export const openApiDocument: OpenApiDocument = {
   openapi: '3.1.0',
@@ -41,10 +42,13 @@ export const openApiDocument: OpenApiDocument = {
     { name: 'Memberships', description: 'Which member holds which plan, since when, and until when or what is charged next.' },
     { name: 'Member events', description: 'What happened to members, oldest first: sign-ups, logins, conversions, payments, plan changes.' },
     { name: 'Content library', description: "Members' views of the site's protected content." },
+    { name: 'Invoices', description: 'The ledger: every charge attempt, with what was refunded of it.' },
+    { name: 'Owner actions', description: 'What the site\'s owner does to members, memberships and invoices, each under a write scope (`members:write`, `memberships:write`, `invoices:write`) and recorded as a member event naming the key.' },
     { name: 'Meta', description: 'This description of the API.' },
     { name: 'Webhooks', description: 'What a site\'s webhook endpoints receive (Standard Webhooks; `svc webhooks add`, docs/webhooks.md): one POST an event.' },
   ],
-  paths,
+  // Two paths have both: /memberships lists (GET) and gives (POST).
+  paths: mergePaths(paths, ownerPaths),
   webhooks,
   components: {
     securitySchemes: {
@@ -61,3 +65,9 @@ export const openApiDocument: OpenApiDocument = {
     responses,
   },
 };
+
+function mergePaths(...documents: Array<Record<string, Record<string, OpenApiObject>>>): Record<string, Record<string, OpenApiObject>> {
+  const merged: Record<string, Record<string, OpenApiObject>> = {};
+  for (const document of documents) for (const [path, operations] of Object.entries(document)) merged[path] = { ...merged[path], ...operations };
+  return merged;
+}

@@ -79,6 +79,7 @@ export function toMembership(r: MembershipRecord): Membership {
     cancelsOn: isoOrUndefined(r.cancelsAt),
     billing: r.billingPeriodEnd === undefined ? undefined : { billingPeriodEnd: iso(r.billingPeriodEnd) },
     nextPlanId: r.nextPlanId,
+    comp: r.comp ? true : undefined,
   };
 }
 
@@ -106,6 +107,7 @@ export function toInvoice(r: InvoiceRecord): Invoice {
     subTotalCents: r.subTotalCents,
     taxCents: r.taxCents,
     totalCents: r.totalCents,
+    refundedCents: r.refundedCents,
     currency: r.currency,
     description: r.description,
     processorInvoiceId: r.processorInvoiceId,

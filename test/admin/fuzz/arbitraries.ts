@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { MEMBER_STATUSES, MEMBERSHIP_STATUSES, PLAN_TYPES } from '../../../src/contract/admin';
 import { BAD_DATE_TIMES } from '../helpers';
 
-const KNOWN_SEGMENTS = ['admin', 'v1', 'v2', 'sites', 'plans', 'members', 'memberships', 'memberEvents', 'contentLibrary', 'views', 'openapi.json', 'healthz', '1', '2', '17', '999999'];
+const KNOWN_SEGMENTS = ['admin', 'v1', 'v2', 'sites', 'plans', 'members', 'memberships', 'memberEvents', 'contentLibrary', 'views', 'invoices', 'openapi.json', 'healthz', '1', '2', '17', '999999'];
 const ODD_SEGMENTS = [
   '..', '.', '', '%2e%2e', '%2E', '%2F', '%2f..', '..%2f', '%00', '%E0%A4%A', '%', '%%', '%zz', '%C3%A9', '%FF', '%ED%A0%80',
   'é', '☃', '😀', ';', ';a=b', '@', ':', '~', '*', '$', '+', ' ', '%20', '\\', '..\\..', 'plans%2F1', '1%00', 'sites.json',
@@ -69,7 +69,8 @@ export const rawQuery = fc
     pairs.map(([k, v, mode]) => (mode === 'encoded' ? `${encode(k)}=${encode(v)}` : mode === 'raw' ? `${k}=${v}` : k)).join('&'),
   );
 
-const ROUTE_PATHS = ['/sites', '/plans', '/plans/1', '/plans/9', '/members', '/memberships', '/memberEvents', '/contentLibrary/views'];
+/** The reads' paths: the owner's actions would act on the fixture, which these runs must leave as it is. */
+const ROUTE_PATHS = ['/sites', '/plans', '/plans/1', '/plans/9', '/members', '/memberships', '/memberEvents', '/contentLibrary/views', '/invoices', '/invoices/1'];
 
 /** Random segments under odd prefixes, or a real route (with a random query) to reach past routing. */
 export const requestPath = fc.oneof(

@@ -4,7 +4,20 @@
  */
 export { expectAccessDenied, expectError, expectErrorBody, expectInvalidParameters, expectJson, expectNoNulls } from './assertions';
 export { BAD_DATE_TIMES, DATE_TIME, iso, sameInstants } from './date-times';
-export { BASE, demoPlanId, LIST_ENDPOINTS, ROUTES, routeUrls, type ListEndpointInfo, type Route } from './endpoints';
+export {
+  ACTIONS,
+  actionRequests,
+  allowedMethods,
+  BASE,
+  demoPlanId,
+  LIST_ENDPOINTS,
+  ROUTES,
+  routeUrls,
+  type ActionInfo,
+  type ActionRequest,
+  type ListEndpointInfo,
+  type Route,
+} from './endpoints';
 export {
   activeMembers,
   expectedContentView,

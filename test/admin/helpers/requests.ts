@@ -9,6 +9,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   method?: string;
   query?: Record<string, string | number | Array<string | number>>;
+  /** An owner action's body: an object is sent as JSON, a string as it is (adminRequest). */
+  body?: unknown;
 }
 
 /** Query string from name → value(s), percent-encoded the way a careful client encodes it. */

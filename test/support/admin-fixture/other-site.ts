@@ -96,14 +96,16 @@ export async function createOtherSite(store: Store): Promise<{ site: SiteRecord;
 }
 
 /**
- * Members, memberships, events and views of the other site. Values deliberately collide with the
- * demo site's (the same e-mails, names and timestamps), so a filter that forgets the site shows.
+ * Members, memberships, events, views and invoices of the other site. Values deliberately collide
+ * with the demo site's (the same e-mails, names, timestamps and processor ids), so a filter that
+ * forgets the site shows.
  */
 export async function addOtherActivity(store: Store, demo: SiteRecord, other: SiteRecord, plans: PlanRecord[]): Promise<void> {
   const rnd = new SeededRandom(4242);
   const demoMembers = await readAll((page) => store.listMembers(demo.id, {}, page));
   const demoMemberships = await readAll((page) => store.listMemberships(demo.id, {}, page));
   const demoEvents = await readAll((page) => store.listMemberEvents(demo.id, {}, page));
+  const demoInvoices = await readAll((page) => store.listInvoices(demo.id, {}, page));
 
   const newMembers: NewMember[] = [];
   for (let i = 0; i < 40; i++) {
@@ -157,6 +159,31 @@ export async function addOtherActivity(store: Store, demo: SiteRecord, other: Si
         createdAt: demoEvents[(i * 5) % demoEvents.length]!.createdAt,
       },
     ]),
+  );
+
+  // The ledger (issue 32): the demo site's processor ids (unique per site only) and, for every
+  // other invoice, its times.
+  const paidPlans = plans.filter((p) => p.type !== 'free');
+  await store.createInvoices(
+    memberIds.slice(0, 16).map((memberId, i) => {
+      const twin = demoInvoices[i % demoInvoices.length]!;
+      const plan = paidPlans[i % paidPlans.length]!;
+      return {
+        siteId: other.id,
+        memberId,
+        planId: plan.id,
+        processorInvoiceId: twin.processorInvoiceId,
+        processorChargeId: twin.processorChargeId,
+        subTotalCents: 8319,
+        taxCents: 1581,
+        totalCents: 9900,
+        currency: 'eur',
+        status: i % 4 === 3 ? ('failed' as const) : ('paid' as const),
+        description: plan.name,
+        // Not from `rnd`, whose later draws (the views') stay as they were.
+        createdAt: i % 2 === 0 ? twin.createdAt : FIXTURE_NOW - (i * 17 + 3) * DAY - i * 3_600_000,
+      };
+    }),
   );
 
   const spaceId = await store.createContentSpace({ siteId: other.id, name: OTHER_SPACE });

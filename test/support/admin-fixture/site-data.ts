@@ -1,7 +1,16 @@
 /** Reading back what the store holds, through the store's own list methods. */
 import { PLAN_STATUSES } from '../../../src/contract/admin';
 import type { Page, PageRequest } from '../../../src/service/store/queries';
-import type { ContentNodeRecord, ContentViewRecord, MemberEventRecord, MemberRecord, MembershipRecord, PlanRecord, SiteRecord } from '../../../src/service/store/records';
+import type {
+  ContentNodeRecord,
+  ContentViewRecord,
+  InvoiceRecord,
+  MemberEventRecord,
+  MemberRecord,
+  MembershipRecord,
+  PlanRecord,
+  SiteRecord,
+} from '../../../src/service/store/records';
 import type { Store } from '../../../src/service/store/store';
 
 /** Every row a keyset-paged store query returns, page by page. */
@@ -25,6 +34,8 @@ export interface SiteData {
   events: MemberEventRecord[];
   views: ContentViewRecord[];
   nodes: ContentNodeRecord[];
+  /** The ledger (GET /invoices, issue 32). */
+  invoices: InvoiceRecord[];
 }
 
 export async function readSiteData(store: Store, siteId: number): Promise<SiteData> {
@@ -36,5 +47,6 @@ export async function readSiteData(store: Store, siteId: number): Promise<SiteDa
     events: await readAll((page) => store.listMemberEvents(siteId, {}, page)),
     views: await readAll((page) => store.listContentViews(siteId, {}, page)),
     nodes: await store.listContentNodes(siteId),
+    invoices: await readAll((page) => store.listInvoices(siteId, {}, page)),
   };
 }

@@ -116,10 +116,15 @@ export const headers: Record<string, OpenApiObject> = {
     required: true,
     schema: { type: 'string', const: 'Bearer realm="svc-admin"' },
   },
-  Allow: {
-    description: 'The methods the path answers.',
+  ContentDisposition: {
+    description: 'A download: `attachment; filename="member-<id>.json"`.',
     required: true,
-    schema: { type: 'string', const: 'GET, HEAD' },
+    schema: { type: 'string', pattern: '^attachment; filename="member-[0-9]+\\.json"$' },
+  },
+  Allow: {
+    description: 'The methods the path answers: `GET, HEAD` for a read, `POST` for an action, `GET, POST, HEAD` for /memberships.',
+    required: true,
+    schema: { type: 'string', enum: ['GET, HEAD', 'POST', 'GET, POST, HEAD'] },
   },
 };
 
@@ -151,7 +156,7 @@ export const responses: Record<string, OpenApiObject> = {
       'what its scopes do not cover).',
     ['notFound'],
   ),
-  MethodNotAllowed: errorResponse('Any method but GET and HEAD: the Admin API is read-only.', ['methodNotAllowed'], { Allow: 'Allow' }),
+  MethodNotAllowed: errorResponse('A method the path does not take (`Allow` names those it does).', ['methodNotAllowed'], { Allow: 'Allow' }),
   TooManyRequests: errorResponse("Over the key's rate limit; wait `Retry-After` seconds.", ['rateLimited'], {
     'Retry-After': 'RetryAfter',
   }),

@@ -82,6 +82,16 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
       },
     }),
   },
+  '/key': {
+    get: operation({
+      operationId: 'getKey',
+      summary: 'The key of the request',
+      description: 'The API key the request carries: its id (which owner actions\' member events name), its scopes and its expiry. ' +
+        'A client reads it to offer only what the key may do.',
+      tag: 'Sites',
+      ok: { description: 'The key.', schema: schemaRef('ApiKey') },
+    }),
+  },
   '/plans': {
     get: operation({
       operationId: 'listPlans',
@@ -178,6 +188,34 @@ export const paths: Record<string, Record<string, OpenApiObject>> = {
         ...rangeParameters('viewed', 'view time'),
       ],
       ok: { description: 'A page of content views.', schema: arrayOf('ContentView') },
+    }),
+  },
+  '/invoices': {
+    get: operation({
+      operationId: 'listInvoices',
+      summary: 'List invoices',
+      description: `The site's ledger: every charge attempt, failed ones included, with what was refunded of it. ${ordered}`,
+      tag: 'Invoices',
+      scope: 'read.invoices',
+      list: true,
+      parameters: [
+        idParameter('memberId', 'Only invoices of this member.'),
+        enumParameter('status', ['paid', 'failed', 'refunded'], 'Only invoices in this status.'),
+        ...rangeParameters('created', 'creation time'),
+      ],
+      ok: { description: 'A page of invoices.', schema: arrayOf('Invoice') },
+    }),
+  },
+  '/invoices/{id}': {
+    get: operation({
+      operationId: 'getInvoice',
+      summary: 'Read one invoice',
+      description: 'One invoice of the ledger. An id that cannot exist (`0372`, `abc`) is not found (404).',
+      tag: 'Invoices',
+      scope: 'read.invoices',
+      notFound: true,
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The invoice id.', schema: { type: 'integer', minimum: 1 } }],
+      ok: { description: 'The invoice.', schema: schemaRef('Invoice') },
     }),
   },
   '/openapi.json': {

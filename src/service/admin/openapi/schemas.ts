@@ -9,6 +9,7 @@ import {
   MEMBER_STATUSES,
   MEMBERSHIP_STATUSES,
   PLAN_TYPES,
+  SCOPES,
   type ErrorCode,
 } from '../../../contract/admin';
 import { planSchemas } from './plan-schemas';
@@ -38,6 +39,10 @@ export const ERROR_CODES = [
   'methodNotAllowed',
   'rateLimited',
   'internalError',
+  // The owner's actions (issue 32).
+  'invalidBody',
+  'conflict',
+  'processorError',
 ] as const satisfies readonly ErrorCode[];
 type MissingErrorCode = Exclude<ErrorCode, (typeof ERROR_CODES)[number]>;
 const everyErrorCodeListed: [MissingErrorCode] extends [never] ? true : MissingErrorCode = true;
@@ -84,6 +89,7 @@ const Membership = object(
     cancelsOn: dateTime('A subscription cancelled at the end of its billing period ends then.'),
     billing: object({ billingPeriodEnd: dateTime() }, ['billingPeriodEnd'], 'On subscriptions and uncompleted multi-payment memberships.'),
     nextPlanId: id('A subscription changed to a cheaper plan moves to this plan when its billing period ends.'),
+    comp: { type: 'boolean', const: true, description: 'Given for free by the site\'s owner (POST /memberships): never charged, and not revenue. Absent on memberships paid for or free by plan.' },
   },
   ['id', 'memberId', 'planId', 'planPublicId', 'status', 'type', 'createdAt'],
 );
@@ -112,14 +118,37 @@ const ConversionDetails = object(
   'The details of a `conversion` event: a member signed up to a plan (spec 2.5).',
 );
 
+const Actor = {
+  description: 'Who did an owner action: an Admin API key, by its id, or the `svc` command on the server.',
+  oneOf: [
+    object({ apiKeyId: id('The Admin API key\'s id.') }, ['apiKeyId']),
+    object({ cli: { type: 'boolean', const: true } }, ['cli']),
+  ],
+} satisfies Schema;
+
 const CancellationDetails = object(
   {
     planId: id('The plan of the membership cancelled.'),
     reason: { type: 'string', enum: ['paymentFailed'], description: 'Present when the billing run ended the membership after its last failed attempt; absent when the member cancelled.' },
+    membershipId: id('The membership the owner cancelled (present with `by`).'),
+    when: { type: 'string', enum: ['now', 'periodEnd'], description: 'When the owner\'s cancellation takes effect (present with `by`).' },
+    by: schemaRef('Actor'),
   },
   ['planId'],
-  'The details of a `cancellation` event: a membership cancelled by its member (it runs to its period\'s end), or ended by failed payments.',
+  'The details of a `cancellation` event: a membership cancelled by its member (it runs to its period\'s end), ended by failed payments, or cancelled by the owner (`by`).',
 );
+
+const MembershipCompedDetails = object(
+  { membershipId: id('The membership given.'), planId: id('Its plan.'), expiresAt: dateTime('When it ends; absent: never.'), by: schemaRef('Actor') },
+  ['membershipId', 'planId', 'by'],
+  'The details of a `membershipComped` event: the owner gave the member a plan for free.',
+);
+const MemberBlockedDetails = object(
+  { sessionsEnded: count('The member\'s sessions signed out.'), by: schemaRef('Actor') },
+  ['sessionsEnded', 'by'],
+  'The details of a `memberBlocked` event.',
+);
+const OwnerActionDetails = object({ by: schemaRef('Actor') }, ['by'], 'The details of a `memberUnblocked`, `memberExported` or `memberErased` event.');
 
 const PaymentFailedDetails = object(
   {
@@ -160,6 +189,7 @@ const PaymentRefundedDetails = object(
     chargeId: str('The processor\'s charge id.'),
     invoiceId: str('The processor\'s invoice id (Stripe: the PaymentIntent).'),
     partial: { type: 'string', enum: ['true'], description: 'Present when the invoice was refunded in part: `amount` is what has been refunded of it so far, and the invoice still shows `paid`. One event per refund.' },
+    by: schemaRef('Actor'),
   },
   ['amount', 'chargeId', 'invoiceId'],
   'The details of a `paymentRefunded` event: a paid invoice refunded through the site\'s processor; refunded in full, the invoice now shows `refunded`.',
@@ -196,7 +226,7 @@ const MemberEvent = {
       id: id(),
       memberId: id(),
       eventType: oneOfValues(MEMBER_EVENT_TYPES),
-      details: { type: 'object', description: 'Depends on `eventType`, one schema each: NoDetails (`signup`, `login`, `passwordReset`), ConversionDetails, CancellationDetails, AbandonedConversionDetails, PaymentFailedDetails, EmailChangedDetails, PaymentRefundedDetails, PaymentDisputedDetails and PlanChangedDetails.' },
+      details: { type: 'object', description: 'Depends on `eventType`, one schema each: NoDetails (`signup`, `login`, `passwordReset`), ConversionDetails, CancellationDetails, AbandonedConversionDetails, PaymentFailedDetails, EmailChangedDetails, PaymentRefundedDetails, PaymentDisputedDetails, PlanChangedDetails, MembershipCompedDetails, MemberBlockedDetails and OwnerActionDetails (`memberUnblocked`, `memberExported`, `memberErased`). The owner\'s actions carry `by`, an Actor.' },
       createdAt: dateTime(),
     },
     ['id', 'memberId', 'eventType', 'details', 'createdAt'],
@@ -238,6 +268,18 @@ const MemberEvent = {
       if: { properties: { eventType: { const: 'planChanged' } }, required: ['eventType'] },
       then: { properties: { details: schemaRef('PlanChangedDetails') } },
     },
+    {
+      if: { properties: { eventType: { const: 'membershipComped' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('MembershipCompedDetails') } },
+    },
+    {
+      if: { properties: { eventType: { const: 'memberBlocked' } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('MemberBlockedDetails') } },
+    },
+    {
+      if: { properties: { eventType: { enum: ['memberUnblocked', 'memberExported', 'memberErased'] } }, required: ['eventType'] },
+      then: { properties: { details: schemaRef('OwnerActionDetails') } },
+    },
   ],
 };
 
@@ -266,8 +308,20 @@ const ApiError = object(
 const ErrorCodeSchema = oneOfValues(ERROR_CODES, 'Machine-readable; clients branch on it.');
 const ErrorBody = object({ errors: { type: 'array', minItems: 1, items: schemaRef('ApiError') } }, ['errors'], 'Every failure answers this body.');
 
+const ApiKey = object(
+  {
+    id: id('The key\'s id: owner actions\' member events name it (`by.apiKeyId`).'),
+    scopes: { type: 'array', items: oneOfValues(SCOPES), description: 'What the key may read and do.' },
+    createdAt: dateTime(),
+    expiresAt: dateTime('When it stops working; absent: never.'),
+  },
+  ['id', 'scopes', 'createdAt'],
+  'An Admin API key, as GET /key shows the request\'s own (never the key itself).',
+);
+
 export const schemas: Record<string, Schema> = {
   Site,
+  ApiKey,
   SiteMetrics,
   ...planSchemas,
   Membership,
@@ -282,6 +336,10 @@ export const schemas: Record<string, Schema> = {
   PaymentRefundedDetails,
   PaymentDisputedDetails,
   PlanChangedDetails,
+  Actor,
+  MembershipCompedDetails,
+  MemberBlockedDetails,
+  OwnerActionDetails,
   ContentView,
   ErrorBody,
   ApiError,
