@@ -2,7 +2,7 @@
 // dist/widgets.mjs (ESM). `npm run build` (scripts/build.ts) runs this config, then rolls up
 // dist/widgets.d.ts. The service is not bundled: it runs from source under tsx
 // (docs/decisions/0001-run-typescript-with-tsx.md).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import typescript from '@rollup/plugin-typescript';
 import terser from '@rollup/plugin-terser';
 
@@ -47,6 +47,23 @@ const plugins = (nameCache) => [
   terser({ ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: /^_/ } }, ...(nameCache ? { nameCache } : {}) }),
 ];
 
+/**
+ * The owner console's page and style sheet (src/console/index.html, console.css) beside its one
+ * script in dist/console/: copied, the style sheet without its comments and indentation. No HTML
+ * or CSS plugin: two files do not need one.
+ */
+const consoleAssets = {
+  name: 'svc-console-assets',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'index.html', source: readFileSync('src/console/index.html', 'utf8') });
+    const css = readFileSync('src/console/console.css', 'utf8')
+      .replace(/\/\*[^]*?\*\//g, '')
+      .replace(/\s*\n\s*/g, '\n')
+      .trim();
+    this.emitFile({ type: 'asset', fileName: 'console.css', source: `${css}\n` });
+  },
+};
+
 export default [
   {
     input: entry,
@@ -90,4 +107,16 @@ export default [
     },
     plugins: plugins({}),
   })),
+  // The owner console (issue 32), served by svc serve at /console/ (src/service/static-files.ts):
+  // one script, its page and its style sheet. An IIFE, as the page loads it with a plain
+  // <script defer>; no property mangling (its internals are not a size budget's).
+  {
+    input: 'src/console/main.ts',
+    output: { file: 'dist/console/console.js', format: 'iife', sourcemap: 'hidden' },
+    plugins: [
+      typescript({ tsconfig: './tsconfig.console.json', compilerOptions: { noEmit: false, declaration: false, noCheck: true } }),
+      terser({ ecma: 2020, compress: { passes: 2 } }),
+      consoleAssets,
+    ],
+  },
 ];

@@ -8,18 +8,23 @@ export const distDir = join(repoRoot, 'dist');
 
 /**
  * What `npm run build` makes, in two parts that go stale apart: the widget (what `svc serve`
- * and the size bench need) and the mock server bundle (what static pages and its browser test
- * need; it holds the whole service app, so any service edit makes it stale).
+ * and the size bench need; the owner console, dist/console/, is built with it, by the same
+ * rollup config, as `svc serve` serves it too) and the mock server bundle (what static pages and
+ * its browser test need; it holds the whole service app, so any service edit makes it stale).
  */
 export const BUILD_PARTS = {
   widget: {
-    outputs: ['widgets.js', 'widgets.mjs', 'widgets.cjs', 'widgets.d.ts', 'widgets-modal.js', 'widgets-modal.de.js'],
+    outputs: ['widgets.js', 'widgets.mjs', 'widgets.cjs', 'widgets.d.ts', 'widgets-modal.js', 'widgets-modal.de.js', 'console/index.html', 'console/console.js', 'console/console.css'],
     inputs: [
       'src/widget',
+      'src/console',
       'src/contract',
+      // The console shows money with the service's own digits per currency.
+      'src/service/billing/money.ts',
       'rollup.config.mjs',
       'tsconfig.json',
       'tsconfig.widget.json',
+      'tsconfig.console.json',
       'tsconfig.types.json',
       'api-extractor.json',
       'scripts/build.ts',

@@ -1,6 +1,7 @@
 /**
  * The files `svc serve` hands out beside the app: the built widget at /scripts/ (what site
- * owners install, from any origin) and the QA pages of examples/ at /examples/. Node-only (it
+ * owners install, from any origin), the QA pages of examples/ at /examples/ and the owner console
+ * (dist/console/, issue 32) at /console/. Node-only (it
  * reads the disk), so it wraps the portable app's `fetch` here instead of living inside it.
  *
  * Every file answer carries the service's security headers (http/security-headers.ts), as the
@@ -20,6 +21,8 @@ export interface StaticFilesOptions {
   scriptsDir: string;
   /** Served at /examples/ when it exists. */
   examplesDir: string;
+  /** The built owner console, served at /console/; `console/` in `scriptsDir` when not given. */
+  consoleDir?: string;
 }
 
 /** The widget's files; nothing else in dist/ is served. */
@@ -69,6 +72,30 @@ const SCRIPT_HEADERS = {
 const CHUNK_HEADERS = { ...SCRIPT_HEADERS, 'cache-control': 'public, max-age=31536000, immutable' };
 // Example pages are edited while someone looks at them: always revalidate.
 const EXAMPLE_HEADERS = { 'cache-control': 'no-cache' };
+
+/** The owner console's files (rollup.config.mjs); nothing else in its directory is served. */
+const CONSOLE_FILES = new Set(['index.html', 'console.js', 'console.css', 'console.js.map']);
+// A new build is picked up at once (the ETag keeps it cheap); the page holds the owner's key, so
+// it tells no other site where it was.
+const CONSOLE_HEADERS = { 'cache-control': 'no-cache', 'referrer-policy': 'no-referrer' };
+
+/**
+ * The owner console's policy, stricter than the examples': its own script and style sheet only,
+ * nothing inline at all (the page holds an Admin API key in sessionStorage, so an injected script
+ * must have nowhere to run), fetch to this origin only (the Admin API), no form may be sent
+ * anywhere (the sign-in form is never submitted: a page without its script would otherwise put
+ * the key in a URL), and nothing may frame it.
+ */
+const CONSOLE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 /**
  * What an example page may load: its own files, its inline scripts by hash and nothing else
@@ -126,11 +153,11 @@ interface CachedFile {
   pageHeaders?: Record<string, string>;
 }
 
-/** Answers /scripts/… and /examples/… from disk; everything else goes to `next`. */
+/** Answers /scripts/…, /examples/… and /console/… from disk; everything else goes to `next`. */
 export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions): FetchHandler {
   const cache = new Map<string, CachedFile>();
 
-  const read = (path: string, stats: Stats): CachedFile => {
+  const read = (path: string, stats: Stats, policy?: string): CachedFile => {
     const cached = cache.get(path);
     if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached;
     const body = readFileSync(path);
@@ -138,7 +165,7 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     const file: CachedFile = { mtimeMs: stats.mtimeMs, size: stats.size, body, etag };
     if (extname(path).toLowerCase() === '.html') {
       file.pageHeaders = {
-        'content-security-policy': pagePolicy(inlineScriptHashes(body.toString('utf8'))),
+        'content-security-policy': policy ?? pagePolicy(inlineScriptHashes(body.toString('utf8'))),
         'x-frame-options': 'DENY',
       };
     }
@@ -149,10 +176,10 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     return file;
   };
 
-  const serveFile = (request: Request, path: string, headers: Record<string, string>, missing = 'No such file'): Response => {
+  const serveFile = (request: Request, path: string, headers: Record<string, string>, missing = 'No such file', policy?: string): Response => {
     const stats = statOrNothing(path);
     if (!stats?.isFile()) return notFound(missing);
-    const file = read(path, stats);
+    const file = read(path, stats, policy);
     const common = {
       ...headers,
       ...file.pageHeaders,
@@ -164,7 +191,9 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     return new Response(body, { headers: { ...common, 'content-length': String(file.size) } });
   };
 
-  const serveStatic = (request: Request, area: 'scripts' | 'examples', pathname: string, search: string): Response => {
+  const consoleDir = options.consoleDir ?? join(options.scriptsDir, 'console');
+
+  const serveStatic = (request: Request, area: 'scripts' | 'examples' | 'console', pathname: string, search: string): Response => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return new HttpError(405, [{ path: 'base', code: 'methodNotAllowed', message: `${request.method} is not allowed here` }], {
         allow: 'GET, HEAD',
@@ -175,6 +204,13 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
       const chunk = MODAL_CHUNK_FILE.test(name);
       if (!SCRIPT_FILES.has(name) && !chunk) return notFound('No such script');
       return serveFile(request, join(options.scriptsDir, name), chunk ? CHUNK_HEADERS : SCRIPT_HEADERS, 'The widget is not built: run `npm run build`');
+    }
+    if (area === 'console') {
+      // Relative links in the page (console.js, console.css) resolve against the directory only with the slash.
+      if (pathname === '/console') return redirect(`/console/${search}`);
+      const name = pathname.slice('/console/'.length) || 'index.html';
+      if (!CONSOLE_FILES.has(name)) return notFound('No such file');
+      return serveFile(request, join(consoleDir, name), CONSOLE_HEADERS, 'The owner console is not built: run `npm run build`', CONSOLE_POLICY);
     }
     if (pathname === '/examples') return redirect(`/examples/${search}`);
     const path = examplePath(options.examplesDir, pathname.slice('/examples/'.length));
@@ -190,7 +226,13 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
     // Most requests are the app's: parsing their URL here would cost them more than routing does.
     if (!mayBeStatic(request.url)) return next(request, connection);
     const { pathname, search } = new URL(request.url);
-    const area = pathname.startsWith('/scripts/') ? 'scripts' : pathname === '/examples' || pathname.startsWith('/examples/') ? 'examples' : undefined;
+    const area = pathname.startsWith('/scripts/')
+      ? 'scripts'
+      : pathname === '/examples' || pathname.startsWith('/examples/')
+        ? 'examples'
+        : pathname === '/console' || pathname.startsWith('/console/')
+          ? 'console'
+          : undefined;
     // The app's own answers carry the security headers already (app.ts sets them where they leave).
     return area ? withSecurityHeaders(serveStatic(request, area, pathname, search)) : next(request, connection);
   };
@@ -202,7 +244,7 @@ export function withStaticFiles(next: FetchHandler, options: StaticFilesOptions)
  */
 function mayBeStatic(url: string): boolean {
   const path = url.indexOf('/', url.indexOf('//') + 2);
-  return path !== -1 && (url.startsWith('/scripts/', path) || url.startsWith('/examples', path));
+  return path !== -1 && (url.startsWith('/scripts/', path) || url.startsWith('/examples', path) || url.startsWith('/console', path));
 }
 
 /**

@@ -108,11 +108,12 @@ export interface DemoService extends Omit<RunningService, 'withStore'> {
 /**
  * `svc serve --demo` on an empty database, as `npm start` on a fresh machine: it seeds the demo site
  * (subdomain `demo`, the member `ada@demo.localhost` / `demo-password`) and prints an Admin API key.
+ * `extraEnv` goes on top of the defaults (the owner console's tests set `SVC_ADMIN_RATE_LIMIT`).
  */
-export async function startDemoService(tempPrefix = 'svc-demo-'): Promise<DemoService> {
+export async function startDemoService(tempPrefix = 'svc-demo-', extraEnv: Record<string, string> = {}): Promise<DemoService> {
   const dir = mkdtempSync(join(tmpdir(), tempPrefix));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS };
+  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS, ...extraEnv };
   const log: string[] = [];
   const serve = svc(['serve', '--demo', '--db', db], env);
   const killOnExit = () => serve.kill('SIGKILL');
