@@ -93,7 +93,7 @@ export function memberContext(options: MemberApiOptions): MemberContext {
   };
   let decoy: Promise<string> | undefined;
   const originOf = (c: MemberRequest) => publicOrigin(c.req.raw, trustedProxies);
-  const memberInfo = (c: MemberRequest, member: MemberRecord) => loadMemberInfo(store, c.get('site'), member, clock(), originOf(c));
+  const memberInfo = (c: MemberRequest, member: MemberRecord) => loadMemberInfo(store, c.get('site'), member, clock(), () => originOf(c));
   return {
     store,
     clock,

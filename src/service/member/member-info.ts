@@ -24,10 +24,11 @@ export const WIDGET_TYPES: Record<PlanType, WidgetPlanType> = {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * `now` (ms) decides which memberships have run out: see `toWidgetMembership`. `origin`, the
- * service's as the client reached it, starts an uploaded picture's URL.
+ * `now` (ms) decides which memberships have run out: see `toWidgetMembership`. `origin` answers the
+ * service's origin as the client reached it, which starts an uploaded picture's URL: asked only
+ * for a member who has one (reading it parses the request's URL).
  */
-export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord, now: number, origin: string): Promise<MemberInfo> {
+export async function loadMemberInfo(store: Store, site: SiteRecord, member: MemberRecord, now: number, origin: () => string): Promise<MemberInfo> {
   const [memberships, fields, values] = await Promise.all([
     store.listMembershipsOfMember(site.id, member.id),
     store.listSignupFields(site.id),
@@ -50,7 +51,7 @@ export async function loadMemberInfo(store: Store, site: SiteRecord, member: Mem
     lastName,
     email: member.email,
     // The picture the member uploaded, else one the site gave them (an import's), else their initials.
-    profileImageUrl: member.pictureHash ? pictureUrl(origin, member.pictureHash) : (member.profileImageUrl ?? initialsAvatar(name || member.email)),
+    profileImageUrl: member.pictureHash ? pictureUrl(origin(), member.pictureHash) : (member.profileImageUrl ?? initialsAvatar(name || member.email)),
     memberships: memberships.flatMap((m) => {
       const plan = plans.get(m.planId);
       return plan ? [toWidgetMembership(m, plan, site, now, m.nextPlanId === undefined ? undefined : plans.get(m.nextPlanId))] : [];
