@@ -240,6 +240,11 @@ forEachStore((_name, newStore) => {
     const fx = fixture();
     const memberId = await freshMember(fx);
     await fx.store.updateMemberMetadata(fx.demo.id, memberId, () => ({ theme: 'dark' }));
+    // Mail to the address of the time: the present one, and one an e-mail change left behind; not another member's.
+    const current = (await fx.store.getMember(fx.demo.id, memberId))!.email;
+    await fx.store.createMemberEvents([{ siteId: fx.demo.id, memberId, eventType: 'emailChanged', details: { from: 'before@example.com', to: current }, createdAt: fx.clock() }]);
+    const mail = (to: string, subject: string) => ({ siteId: fx.demo.id, kind: 'welcome', to, subject, text: 'Hello', createdAt: fx.clock() });
+    await fx.store.queueMail([mail(current, 'Now'), mail('before@example.com', 'Before'), mail('someone-else@example.com', 'Not theirs')]);
     const res = await adminRequest(fx.app, `/admin/v1/members/${memberId}/export`, { key: fx.keys.demo.only['members:write'] });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="member-${memberId}.json"`);
@@ -249,6 +254,7 @@ forEachStore((_name, newStore) => {
     expect(res.body.memberships.map((m: any) => m.id)).toEqual((await fx.store.listMembershipsOfMember(fx.demo.id, memberId)).map((m) => m.id));
     expect(res.body.invoices).toHaveLength((await fx.store.listInvoicesOfMember(fx.demo.id, memberId)).length);
     expect(res.body.events.length).toBeGreaterThan(0);
+    expect(res.body.mails.map((m: { subject: string }) => m.subject).sort()).toEqual(['Before', 'Now']);
     expect(JSON.stringify(res.body)).not.toMatch(/scrypt|\$|tokenHash|password/i);
     expect((await memberEvents(fx, memberId)).filter((e) => e.eventType === 'memberExported').at(-1).details.by).toEqual({ apiKeyId: expect.any(Number) });
     // HEAD hands nothing out, and records no export.

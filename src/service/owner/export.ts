@@ -8,6 +8,7 @@ import type { Member, MemberEvent, Membership, ContentView } from '../../contrac
 import type { Invoice } from '../../contract/webhooks';
 import { toContentView, toInvoice, toMember, toMemberEvent, toMembership } from '../admin/serialize';
 import { isoTime } from '../http/json';
+import { mailedAddresses } from '../store/member-erasure';
 import type { Page, PageRequest } from '../store/queries';
 import type { SiteRecord } from '../store/records';
 import type { Actor, OwnerDeps } from './actor';
@@ -55,6 +56,8 @@ export async function exportMember({ store, clock }: Pick<OwnerDeps, 'store' | '
     everyPage((page) => store.listMail(undefined, page)),
   ]);
   const fieldById = new Map(fields.map((f) => [f.id, f]));
+  // The mail went to the member's address of the time: this one, and those their e-mail changes name.
+  const addresses = new Set(mailedAddresses(member.email, events.filter((e) => e.eventType === 'emailChanged').map((e) => e.details)));
   const document: MemberExport = {
     exportedAt: isoTime(now),
     site: { id: site.id, subdomain: site.subdomain, name: site.name },
@@ -74,7 +77,7 @@ export async function exportMember({ store, clock }: Pick<OwnerDeps, 'store' | '
     events: events.map(toMemberEvent),
     contentViews: views.map(toContentView),
     mails: mails
-      .filter((m) => m.siteId === site.id && m.to === member.email)
+      .filter((m) => m.siteId === site.id && addresses.has(m.to))
       .map((m) => ({ kind: m.kind, to: m.to, subject: m.subject, status: m.status, createdAt: isoTime(m.createdAt), ...(m.sentAt !== undefined && { sentAt: isoTime(m.sentAt) }) })),
   };
   await store.createMemberEvents([{ siteId: site.id, memberId, eventType: 'memberExported', details: { by }, createdAt: now }]);
