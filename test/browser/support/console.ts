@@ -5,14 +5,13 @@
  * script on. The test reads the Admin API itself (`adminAll`), to hold the console's numbers
  * against it, and makes narrower keys with `svc keys create` on the service's database.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { repoRoot } from '../../../scripts/lib/paths';
 import { runSvc } from '../../support/svc-main';
-import type { Violation } from './axe';
+export { pageViolations } from './axe';
 import { launchChromium, skipBrowserTests } from './chromium';
 import { startDemoService, type DemoService } from './service';
 
@@ -142,24 +141,3 @@ export async function readsDone(page: Page, timeout = 30_000): Promise<void> {
 /** The CSP violations the page recorded. */
 export const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
 
-const axeSource = readFileSync(join(createRequire(import.meta.url).resolve('axe-core'), '..', 'axe.min.js'), 'utf8');
-
-/**
- * axe-core's violations on the whole page. axe.min.js goes in through the DevTools protocol
- * (page.evaluate), which the page's policy does not govern: a <script> tag of it would be refused,
- * as the policy means any inline script to be.
- */
-export async function pageViolations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const run = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const results = await run.run(document, { resultTypes: ['violations'] });
-    return results.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact ?? null,
-      help: v.help,
-      helpUrl: v.helpUrl,
-      nodes: v.nodes.map((n) => ({ target: JSON.stringify(n.target), html: n.html, summary: n.failureSummary ?? '' })),
-    }));
-  });
-}
