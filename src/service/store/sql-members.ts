@@ -327,8 +327,6 @@ export const idsAscending = (rows: RawRow[]): number[] => rows.map((r) => r[0] a
 // The owner's actions (issue 32).
 
 export const OWNER = {
-  /** Values: site id, membership id. */
-  membership: `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id WHERE m.site_id = ? AND m.id = ?`,
   /** Values: site id, invoice id. */
   invoice: `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE site_id = ? AND id = ?`,
   /** The member's earlier addresses, which mail to them was sent to. Values: site id, member id. */

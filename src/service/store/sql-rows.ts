@@ -333,6 +333,8 @@ export const membershipValues = (m: NewMembership): Value[] => [
 ];
 /** Memberships with their plan's public id: what MEMBERSHIP_COLUMNS reads. */
 export const MEMBERSHIPS_FROM = 'memberships m JOIN plans p ON p.id = m.plan_id';
+/** One membership of a site, as membershipFrom reads it. Values: site id, membership id. */
+export const MEMBERSHIP_BY_ID = `SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`;
 export function membershipWhere(siteId: number, f: MembershipFilter): Where {
   const where = new Where('m.site_id', siteId).eq('m.plan_id', f.planId).eq('m.member_id', f.memberId).eq('+m.status', f.status)
     .range('+m.created_at', f.created).range('+m.billing_period_end', f.billingPeriodEnd)

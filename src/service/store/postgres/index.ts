@@ -51,6 +51,7 @@ import {
   LIVE_CONTENT_NODES,
   MEMBER_COLUMNS,
   MEMBER_SUMMARY_COLUMNS,
+  MEMBERSHIP_BY_ID,
   MEMBERSHIP_COLUMNS,
   MEMBERSHIPS_FROM,
   NODE_COLUMNS,
@@ -232,7 +233,7 @@ function postgresStoreOn(conn: PostgresConnection): Store {
       const columns = membershipPatchColumns(patch);
       // One statement for the change and the row after it: nothing comes between them.
       const change = (sql: Sql) => columns.length === 0
-        ? sql.firstRaw(`SELECT ${MEMBERSHIP_COLUMNS} FROM ${MEMBERSHIPS_FROM} WHERE m.site_id = ? AND m.id = ?`, siteId, id)
+        ? sql.firstRaw(MEMBERSHIP_BY_ID, siteId, id)
         : sql.firstRaw(
           // The row after reads the plan it is on after the change (RETURNING's join sees the old plan_id).
           `UPDATE memberships m SET ${columns.map(([c]) => `${c} = ?`).join(', ')} FROM plans p

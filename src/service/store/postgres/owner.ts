@@ -4,7 +4,7 @@
  */
 import { ACCOUNT_READS, ERASE_MEMBER_DATA, ERASE_MEMBER_ROW, OWNER, eraseMailTo, invoiceWhere } from '../sql-members';
 import { mailedAddresses } from '../member-erasure';
-import { INVOICE_COLUMNS, invoiceFrom, memberFrom, membershipFrom } from '../sql-rows';
+import { INVOICE_COLUMNS, MEMBERSHIP_BY_ID, invoiceFrom, memberFrom, membershipFrom } from '../sql-rows';
 import type { OwnerMethods } from '../store';
 import { DUE_AT_ONCE, announcedAt } from '../webhook-announcing';
 import { memberMessage } from '../../webhooks/messages';
@@ -14,7 +14,7 @@ import { postgresAnnouncer } from './webhooks';
 export function postgresOwner(conn: PostgresConnection): OwnerMethods {
   return {
     async getMembership(siteId, id) {
-      const row = await conn.firstRaw(OWNER.membership, siteId, id);
+      const row = await conn.firstRaw(MEMBERSHIP_BY_ID, siteId, id);
       return row && membershipFrom(row);
     },
     async getInvoice(siteId, id) {

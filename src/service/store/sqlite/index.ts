@@ -30,6 +30,7 @@ import {
   INSERT_PLAN,
   MEMBER_COLUMNS,
   MEMBER_SUMMARY_COLUMNS,
+  MEMBERSHIP_BY_ID,
   MEMBERSHIP_COLUMNS,
   NODE_COLUMNS,
   PLAN_COLUMNS,
@@ -68,9 +69,7 @@ export function openSqliteStore(path: string): Store {
         sql(`UPDATE memberships SET ${columns.map(([c]) => `${c} = ?`).join(', ')} WHERE site_id = ? AND id = ?`),
         ...columns.map(([, v]) => v), siteId, id);
     }
-    const row = firstRaw(
-      `SELECT ${MEMBERSHIP_COLUMNS} FROM memberships m JOIN plans p ON p.id = m.plan_id WHERE m.site_id = ? AND m.id = ?`,
-      siteId, id);
+    const row = firstRaw(MEMBERSHIP_BY_ID, siteId, id);
     const membership = row && membershipFrom(row);
     if (membership && announce) {
       const hooks = announcer([siteId]);
