@@ -133,7 +133,14 @@ browserTest('block, then unblock: the member’s status as the API reports it', 
   expect(await confirmIn(page, () => page.getByRole('button', { name: 'Block…' }).click(), 'Block member')).toMatch(/^Blocked: .* is blocked\.$/);
   expect(await status()).toBe('blocked');
   expect(await page.locator('[data-field="status"]').textContent()).toBe('blocked');
-  expect(await confirmIn(page, () => page.getByRole('button', { name: 'Unblock…' }).click(), 'Unblock member')).toMatch(/^Unblocked: .* is approved\.$/);
+  // As the unblock starts, the block's result goes: left up while the unblock awaits its answer, it would read as the unblock's.
+  const unblocked = confirmIn(page, async () => {
+    await page.getByRole('button', { name: 'Unblock…' }).click();
+    await page.getByRole('dialog').waitFor();
+    expect(await page.locator('.action-result p').count()).toBe(0);
+    expect(await page.locator('.action-result').getAttribute('aria-busy')).toBe('true');
+  }, 'Unblock member');
+  expect(await unblocked).toMatch(/^Unblocked: .* is approved\.$/);
   expect(await status()).toBe('approved');
 });
 

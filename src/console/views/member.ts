@@ -57,6 +57,9 @@ export function memberView(ctx: ConsoleContext, id: number, signal: AbortSignal)
 
   /** Runs an owner action: its result on the page, a scope found missing said so, then everything read again. */
   const act = async (scope: Scope, what: () => Promise<string | undefined>) => {
+    // The previous action's result goes as this one starts: left up while this one waits for its answer, it would read as this one's.
+    replace(result);
+    result.setAttribute('aria-busy', 'true');
     try {
       const done = await what();
       if (done === undefined) return; // cancelled in the dialog
@@ -66,6 +69,8 @@ export function memberView(ctx: ConsoleContext, id: number, signal: AbortSignal)
       // Sign-in found the key's write scopes, so a 404 now is most likely what was acted on, gone meanwhile.
       const words = error instanceof ApiFailure && error.status === 404 ? `The service answered 404: it is gone, or ${lacksMessage(scope).replace(/^This key/, 'this key')}.` : ctx.failed(error);
       replace(result, h('p', { class: 'error', role: 'alert' }, words));
+    } finally {
+      result.removeAttribute('aria-busy');
     }
     await load();
   };
