@@ -27,6 +27,11 @@ export interface MockAppOptions {
   store?: Store;
   /** Re-encodes uploaded pictures; by default none is taken (no sharp in a browser). Tests in Node give sharp's. */
   pictures?: PictureEncoder;
+  /**
+   * Puts the fixtures in the store: `load` writes them through it. A test may answer from rows it
+   * copied in another way (the same fixtures at the same time), as long as it answers what `load` would.
+   */
+  seed?: (load: () => Promise<LoadedSite[]>) => Promise<LoadedSite[]>;
 }
 
 export async function createMockApp(options: MockAppOptions = {}): Promise<MockApp> {
@@ -34,7 +39,8 @@ export async function createMockApp(options: MockAppOptions = {}): Promise<MockA
   // The cheap cost is for mocks and tests only; svc serve uses production cost.
   const passwords = createPasswordHasher(portableScrypt, TEST_SCRYPT);
   const clock = options.clock ?? systemClock;
-  const sites = await loadFixtures(store, passwords, options.fixtures ?? FIXTURES, clock());
+  const load = () => loadFixtures(store, passwords, options.fixtures ?? FIXTURES, clock());
+  const sites = await (options.seed ? options.seed(load) : load());
   // The demo's mailbox: the examples show what the mail flows sent (src/service/member/demo-mailbox.ts).
   // No sharp in a browser: an upload is refused in words (400), never a failure of the mock.
   const pictures = options.pictures ?? refusingPictures('The mock server keeps no pictures: upload one to svc serve');

@@ -15,7 +15,7 @@ import { openSqliteStore } from '../../src/service/store/sqlite';
 import type { Store } from '../../src/service/store/store';
 import { memberOpenApi, validated } from '../support/member-openapi';
 import type { OpenApiValidator } from '../support/openapi-validator';
-import { POSTGRES_URL, describePostgres, newPostgresStore } from '../support/postgres';
+import { POSTGRES_URL, describePostgres, isPostgresStore, newPostgresStore, seedPostgresStore } from '../support/postgres';
 
 export type StoreFactory = () => Store | Promise<Store>;
 
@@ -109,7 +109,10 @@ export interface MemberCtxOptions {
 export async function buildMemberCtx(newStore: StoreFactory, { validator = memberOpenApi }: MemberCtxOptions = {}): Promise<MemberCtx> {
   let now = FIXTURE_NOW;
   // sharp's encoder, as svc serve has (the mock's own, for a browser, takes no picture).
-  const { app, store, sites } = await createMockApp({ clock: () => now, store: await newStore(), pictures: sharpPictureEncoder() });
+  const store = await newStore();
+  // A PostgreSQL store gets the fixtures copied from the first store's rows: the same fixtures, at the same time.
+  const seed = isPostgresStore(store) ? (load: () => Promise<LoadedSite[]>) => seedPostgresStore(store, `member fixtures at ${now}`, load) : undefined;
+  const { app, sites } = await createMockApp({ clock: () => now, store, pictures: sharpPictureEncoder(), seed });
   const request = requestFor(app, validator);
   const ctx: MemberCtx = {
     app,
