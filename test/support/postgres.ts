@@ -104,7 +104,7 @@ const schemas = new WeakMap<Store, string>();
 /** Whether the store is one of newPostgresStore's. */
 export const isPostgresStore = (store: Store): boolean => schemas.has(store);
 
-/** The template schemas seedPostgresStore keeps, by key: the schema, and what the seeding returned. */
+/** What seedPostgresStore keeps, by key: the statement that copies its template schema's rows into another schema, and what the seeding answered. */
 const templates = new Map<string, Promise<{ restore: string; seeded: unknown }>>();
 
 /**
