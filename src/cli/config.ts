@@ -9,6 +9,12 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** The action of a command's table that `name` names (`svc members block`: `block`); a usage error listing them all when none. */
+export function actionNamed<T>(actions: Readonly<Record<string, T>>, command: string, name: string | undefined): T {
+  if (name === undefined || !Object.hasOwn(actions, name)) throw new UsageError(`unknown ${command} action ${name ?? '(none)'}; one of ${Object.keys(actions).join(', ')}`);
+  return actions[name]!;
+}
+
 export const DEFAULT_DB = 'data/svc.db';
 export const DEFAULT_ADMIN_RATE_LIMIT = '120/60s';
 

@@ -23,7 +23,7 @@ import { refundInvoice } from '../../service/owner/refund';
 import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import type { MemberRecord, PlanRecord, SiteRecord } from '../../service/store/records';
 import type { Store } from '../../service/store/store';
-import { UsageError } from '../config';
+import { actionNamed, UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
 import { processorsFromEnv } from '../stripe-processors';
@@ -57,8 +57,7 @@ interface Action {
 
 export async function membersCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [name, ...rest] = args;
-  const action = name === undefined || !Object.hasOwn(ACTIONS, name) ? undefined : ACTIONS[name];
-  if (!action) throw new UsageError(`unknown members action ${name ?? '(none)'}; one of ${Object.keys(ACTIONS).join(', ')}`);
+  const action = actionNamed(ACTIONS, 'members', name);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -13,7 +13,7 @@ import type { Store } from '../../service/store/store';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../service/store/webhook-records';
 import { checkEndpointUrl } from '../../service/webhooks/address-policy';
 import { newWebhookSecret } from '../../service/webhooks/secret';
-import { UsageError } from '../config';
+import { actionNamed, UsageError } from '../config';
 import type { Io } from '../io';
 import { withStore } from '../store';
 
@@ -43,8 +43,7 @@ interface Options {
 
 export async function webhooksCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [name, ...rest] = args;
-  const action = name === undefined || !Object.hasOwn(ACTIONS, name) ? undefined : ACTIONS[name];
-  if (!action) throw new UsageError(`unknown webhooks action ${name ?? '(none)'}; one of ${Object.keys(ACTIONS).join(', ')}`);
+  const action = actionNamed(ACTIONS, 'webhooks', name);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
