@@ -8,11 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { repoRoot } from '../../../scripts/lib/paths';
 import { runSvc } from '../../support/svc-main';
 export { pageViolations } from './axe';
 import { launchChromium, skipBrowserTests } from './chromium';
+import { contextsClosedAfterEach, started } from './suite';
 import { startDemoService, type DemoService } from './service';
 
 /** Where the console's screenshots go, beside the examples' (README, "Examples"); not committed. */
@@ -40,20 +41,13 @@ export interface ConsoleSuite {
 export function useConsoleSuite(env: Record<string, string> = { SVC_ADMIN_RATE_LIMIT: 'off' }): ConsoleSuite {
   let browser: Browser | undefined;
   let service: DemoService | undefined;
-  const contexts: BrowserContext[] = [];
-  const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`${what} did not start (see the beforeAll failure)`);
-    return value;
-  };
+  const contexts = contextsClosedAfterEach();
   if (!skipBrowserTests) {
     beforeAll(async () => {
       browser = await launchChromium();
       service = await startDemoService('svc-console-', env);
       mkdirSync(CONSOLE_SCREENSHOT_DIR, { recursive: true });
     }, 90_000);
-    afterEach(async () => {
-      await Promise.all(contexts.splice(0).map((context) => context.close()));
-    });
     afterAll(async () => {
       await browser?.close();
       await service?.stop();
@@ -75,10 +69,10 @@ export function useConsoleSuite(env: Record<string, string> = { SVC_ADMIN_RATE_L
 
   const suite: ConsoleSuite = {
     get browser() {
-      return need(browser, 'Chromium');
+      return started(browser, 'Chromium');
     },
     get service() {
-      return need(service, 'the demo service');
+      return started(service, 'the demo service');
     },
     async newContext(options = {}) {
       const context = await suite.browser.newContext({ locale: 'en-US', ...options });

@@ -6,11 +6,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startExamplesMockServer } from '../../../scripts/examples-mock';
 import { repoRoot } from '../../../scripts/lib/paths';
 import type { RunningServer } from '../../../src/service/server';
 import { launchChromium, skipBrowserTests } from './chromium';
+import { contextsClosedAfterEach, started } from './suite';
 import { startDemoService, type DemoService } from './service';
 import { recordEventsIn, WidgetPage } from './widget-page';
 
@@ -44,20 +45,13 @@ export function useExamplesSuite(): ExamplesSuite {
   let browser: Browser | undefined;
   let service: DemoService | undefined;
   let mock: RunningServer | undefined;
-  const contexts: BrowserContext[] = [];
-  const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`${what} did not start (see the beforeAll failure)`);
-    return value;
-  };
+  const contexts = contextsClosedAfterEach();
   if (!skipBrowserTests) {
     beforeAll(async () => {
       browser = await launchChromium();
       [service, mock] = await Promise.all([startDemoService('svc-examples-'), startExamplesMockServer({ port: 0 })]);
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
     }, 60_000);
-    afterEach(async () => {
-      await Promise.all(contexts.splice(0).map((context) => context.close()));
-    });
     afterAll(async () => {
       await browser?.close();
       await mock?.close();
@@ -66,12 +60,12 @@ export function useExamplesSuite(): ExamplesSuite {
   }
   const suite: ExamplesSuite = {
     get browser() {
-      return need(browser, 'Chromium');
+      return started(browser, 'Chromium');
     },
     get service() {
-      return need(service, 'the demo service');
+      return started(service, 'the demo service');
     },
-    origin: (mode) => (mode === 'service' ? need(service, 'the demo service').url : need(mock, 'the examples mock server').url),
+    origin: (mode) => (mode === 'service' ? started(service, 'the demo service').url : started(mock, 'the examples mock server').url),
     async newContext(options = {}) {
       const context = await suite.browser.newContext(
         options.width ? { viewport: { width: options.width, height: options.height ?? 800 } } : {},

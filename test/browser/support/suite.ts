@@ -29,25 +29,31 @@ export interface BrowserSuite {
   open(context: BrowserContext, host: string, page?: string): Promise<WidgetPage>;
 }
 
+/** What a suite's beforeAll started, or, when it did not, a failure that says so. */
+export function started<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} did not start (see the beforeAll failure)`);
+  return value;
+}
+
+/** The browser contexts a suite's tests open (push each): every one is closed after its test. */
+export function contextsClosedAfterEach(): BrowserContext[] {
+  const contexts: BrowserContext[] = [];
+  if (!skipBrowserTests) afterEach(async () => void (await Promise.all(contexts.splice(0).map((context) => context.close()))));
+  return contexts;
+}
+
 /** `options`: the service's own (a site set up through the store, a temp prefix), as startService takes them. */
 export function useBrowserSuite(options: ServiceOptions = {}): BrowserSuite {
   let service: RunningService | undefined;
   let pages: PageServer | undefined;
   let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
-  const need = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined) throw new Error(`${what} did not start (see the beforeAll failure)`);
-    return value;
-  };
+  const contexts = contextsClosedAfterEach();
 
   if (!skipBrowserTests) {
     beforeAll(async () => {
       browser = await launchChromium(); // first: a missing Chromium fails before anything starts
       service = await startService(options);
       pages = await startPageServer(`${service.url}/scripts/widgets.js`);
-    });
-    afterEach(async () => {
-      await Promise.all(contexts.splice(0).map((context) => context.close()));
     });
     afterAll(async () => {
       await browser?.close();
@@ -58,13 +64,13 @@ export function useBrowserSuite(options: ServiceOptions = {}): BrowserSuite {
 
   const suite: BrowserSuite = {
     get service() {
-      return need(service, 'the service');
+      return started(service, 'the service');
     },
     get pages() {
-      return need(pages, 'the page server');
+      return started(pages, 'the page server');
     },
     get browser() {
-      return need(browser, 'Chromium');
+      return started(browser, 'Chromium');
     },
     origin: (host) => suite.pages.url(host).replace(/\/$/, ''),
     async newContext(options) {
