@@ -124,6 +124,11 @@ export interface Membership {
   nextPlanId?: number;
   /** Given for free by the site's owner (issue 32): never charged, and not counted as revenue. */
   comp?: true;
+  /**
+   * What the membership pays when its plan's billing has changed since the member joined: the
+   * plan's billing as it was then, which renewals go on charging. Absent: the plan's own billing.
+   */
+  joinedBilling?: OneTimePaymentBilling | MultiPaymentBilling | SubscriptionBilling;
 }
 
 /** `blocked`: by the owner, cannot sign in; `erased`: personal data removed on request (docs/owner-actions.md). */

@@ -82,13 +82,15 @@ browserTest('signed in with the demo key, the overview shows what the Admin API 
     const plan = plans.get(m.planId)!;
     if (m.comp || !(m.type === 'subscription' || (m.type === 'multiPayment' && m.billing))) continue;
     if (plan.type !== 'subscription' && plan.type !== 'multiPayment') continue;
-    const { price, currency, interval } = plan.billing;
+    // What the membership pays: the price it joined at when its plan's has changed since.
+    const billing = m.joinedBilling && 'interval' in m.joinedBilling ? m.joinedBilling : plan.billing;
+    const { price, currency, interval } = billing;
     mrr.set(currency, (mrr.get(currency) ?? 0) + (price * perMonth[interval.unit]) / interval.count);
   }
   expect(mrr.size).toBeGreaterThan(0);
   const mrrRows = await tableRows(page, 'Monthly recurring revenue per currency');
   expect(mrrRows.map(([currency, amount]) => [currency, amount])).toEqual([...mrr].sort().map(([currency, amount]) => [currency.toUpperCase(), dollars(amount, currency)]));
-  await expect.poll(() => page.getByText('for each active membership of a subscription plan, the plan’s price normalised to a month').count()).toBe(1);
+  await expect.poll(() => page.getByText('for each active membership of a subscription plan, what it pays normalised to a month').count()).toBe(1);
 
   // Each chart has its numbers as a table; the conversions' table counts what /memberEvents has.
   const figures = page.locator('figure.chart-figure');

@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { SCOPES, type ContentView, type Plan, type Site } from '../../src/contract/admin';
+import { SCOPES, type ContentView, type Membership, type Plan, type Site } from '../../src/contract/admin';
 import type { ConversionDetail, ContentItem, InvoiceSummary, MemberInfo, MembershipPrice, SessionResponse, SiteConfig, TestPaymentMethod } from '../../src/contract/member';
 import { createServiceApp } from '../../src/service/app';
 import { issueApiKey } from '../../src/service/auth/api-keys';
@@ -567,6 +567,9 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
     const siteId = await w.siteId();
     const [annRecord] = await w.store.listMembershipsOfMember(siteId, ann.memberInfo.id);
     expect(annRecord!.billing).toStrictEqual({ price: 10, currency: 'eur', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 });
+    // The Admin API says so (what the console's MRR counts her at), and only of her membership.
+    const ofMember = async (memberId: number) => (await w.admin<Membership[]>(`/memberships?memberId=${memberId}`))[0]!;
+    expect((await ofMember(ann.memberInfo.id)).joinedBilling).toStrictEqual({ price: 10, currency: 'eur', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 });
     // And the member API says so (GET /memberships, what the widget shows her): her price, in her trial.
     const annPrices = async () => (await w.member<MembershipPrice[]>('/memberships', { token: await w.signIn('ann@example.com') })).body;
     expect(await annPrices()).toStrictEqual([{
@@ -591,6 +594,7 @@ describe.each(STORES)('%s store', (_name: string, newStore: StoreFactory) => {
     expect(await renew()).toMatchObject({ charged: 1, failed: 0, errors: 0 });
     expect((await invoices('bob@example.com')).map((i) => [i.description, i.totalCents])).toEqual([['Monthly: first payment', 1500]]);
     expect((await w.member<MembershipPrice[]>('/memberships', { token: await w.signIn('bob@example.com') })).body.map((p) => p.recurring.amountCents)).toEqual([1500]);
+    expect(await ofMember(bob.memberInfo.id)).not.toHaveProperty('joinedBilling');
     // Ann was charged once, at the old price, and her next period is still at it.
     expect((await invoices('ann@example.com')).map((i) => i.totalCents)).toEqual([1000]);
     // The same file again: nothing to change, and Ann's terms are untouched.

@@ -1,8 +1,9 @@
 /**
  * The owner console's monthly recurring revenue (src/console/metrics/mrr.ts), as the overview
- * states it: a plan's price normalised to a month from its interval (day × 30.4375 / count,
- * week × 4.348 / count, month / count, year / 12 / count), for active subscriptions and
- * instalment plans with instalments left; comped, cancelled and expired memberships bring nothing.
+ * states it: what a membership pays (the price it joined at when its plan's has changed since,
+ * else the plan's) normalised to a month from its interval (day × 30.4375 / count, week × 4.348 /
+ * count, month / count, year / 12 / count), for active subscriptions and instalment plans with
+ * instalments left; comped, cancelled and expired memberships bring nothing.
  */
 import { expect, test } from 'vitest';
 import type { Membership, Plan } from '../../src/contract/admin';
@@ -80,7 +81,7 @@ test('MRR per currency from memberships counted per plan: never adds two currenc
     membership(lifetime),
     membership(free),
   ]);
-  const { lines, unpriced } = mrrByCurrency(tally.byPlan, plans);
+  const { lines, unpriced } = mrrByCurrency(tally, plans);
   expect(unpriced).toEqual([]);
   expect(lines.map((l) => l.currency)).toEqual(['eur', 'usd']);
   const [eur, usd] = lines;
@@ -102,7 +103,35 @@ test('the tally counts active memberships per plan: paid, comped and free apart;
 test('a plan the console could not read is left out of MRR and named', () => {
   const tally = new PlanTally();
   tally.add([membership(monthly), { ...membership(monthly), planId: 99 }]);
-  const { lines, unpriced } = mrrByCurrency(tally.byPlan, plans);
+  const { lines, unpriced } = mrrByCurrency(tally, plans);
   expect(unpriced).toEqual([99]);
   expect(lines).toEqual([{ currency: 'usd', amount: 12, subscriptions: 1, instalmentPlans: 0 }]);
+});
+
+test('a membership that pays the price it joined at counts at that price, in its currency, not at its plan\'s price now', () => {
+  const tally = new PlanTally();
+  tally.add([
+    membership(monthly),
+    // Joined at $10 a month before the plan went to $12.
+    membership(monthly, { joinedBilling: { price: 10, currency: 'usd', interval: { count: 1, unit: 'month' }, trialPeriodDays: 7 } }),
+    // Joined the course at 3 × €50 every 2 months.
+    membership(course, { joinedBilling: { price: 50, currency: 'eur', interval: { count: 2, unit: 'month' }, paymentCountRequired: 3 } }),
+    // Comped, or a one-time price kept: no recurring revenue at any price.
+    membership(monthly, { comp: true, joinedBilling: { price: 10, currency: 'usd', interval: { count: 1, unit: 'month' } } }),
+    membership(lifetime, { joinedBilling: { price: 150, currency: 'usd' } }),
+  ]);
+  const { lines, unpriced } = mrrByCurrency(tally, plans);
+  expect(unpriced).toEqual([]);
+  expect(lines).toEqual([
+    { currency: 'eur', amount: 25, subscriptions: 0, instalmentPlans: 1 },
+    { currency: 'usd', amount: 22, subscriptions: 2, instalmentPlans: 0 },
+  ]);
+  // The plan's table still counts every active membership of the plan.
+  expect(tally.byPlan.get(monthly.id)).toMatchObject({ active: 3, paid: 2, comped: 1 });
+});
+
+test('memberships at the price they joined at are priced without their plan: a plan the console could not read leaves them in', () => {
+  const tally = new PlanTally();
+  tally.add([{ ...membership(monthly, { joinedBilling: { price: 9, currency: 'usd', interval: { count: 1, unit: 'month' } } }), planId: 99 }]);
+  expect(mrrByCurrency(tally, plans)).toEqual({ lines: [{ currency: 'usd', amount: 9, subscriptions: 1, instalmentPlans: 0 }], unpriced: [] });
 });

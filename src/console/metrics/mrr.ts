@@ -1,11 +1,12 @@
 /**
  * Monthly recurring revenue, as the overview states it on the page: for each active membership
- * that still brings money in (a subscription, or an instalment plan with instalments left), its
- * plan's price normalised to a month from the plan's interval; comped memberships (`comp: true`)
- * and cancelled or expired ones bring nothing. One amount per currency: amounts in different
- * currencies are never added.
+ * that still brings money in (a subscription, or an instalment plan with instalments left), what
+ * it pays normalised to a month from its interval: the price it joined at when its plan's has
+ * changed since (the API's `joinedBilling`, what renewals charge), else its plan's price now.
+ * Comped memberships (`comp: true`) and cancelled or expired ones bring nothing. One amount per
+ * currency: amounts in different currencies are never added.
  */
-import type { Interval, Membership, Plan } from '../../contract/admin';
+import type { Interval, Membership, MultiPaymentBilling, Plan, SubscriptionBilling } from '../../contract/admin';
 
 /** Average days in a month (365.25 / 12) and weeks in a month (that / 7, to three places). */
 const DAYS_PER_MONTH = 30.4375;
@@ -36,10 +37,16 @@ export function isRecurring(membership: Membership): boolean {
   return membership.type === 'multiPayment' && membership.billing !== undefined;
 }
 
-/** What one recurring membership of `plan` is worth a month, in the plan's currency; undefined for a plan without an interval. */
-export function monthlyAmount(plan: Plan): { currency: string; amount: number } | undefined {
-  if (plan.type !== 'subscription' && plan.type !== 'multiPayment') return undefined;
-  return { currency: plan.billing.currency, amount: plan.billing.price * monthlyFactor(plan.billing.interval) };
+/** What one payment of `billing` every interval is worth a month, in its currency (major units). */
+export const monthlyAmount = ({ price, currency, interval }: SubscriptionBilling | MultiPaymentBilling): { currency: string; amount: number } => ({
+  currency,
+  amount: price * monthlyFactor(interval),
+});
+
+/** The billing a recurring membership pays: the one it joined at, when the API names one with an interval; else undefined (its plan's). */
+export function joinedRecurringBilling(membership: Membership): SubscriptionBilling | MultiPaymentBilling | undefined {
+  const joined = membership.joinedBilling;
+  return joined && 'interval' in joined ? joined : undefined;
 }
 
 export interface MrrLine {
@@ -50,32 +57,43 @@ export interface MrrLine {
   instalmentPlans: number;
 }
 
-/** Recurring memberships counted per plan, as `PlanTally` (./plan-tally) gives them. */
+/** Recurring memberships counted per plan, as `PlanTally` (./plan-tally) gives them: those that pay their plan's price now. */
 export interface RecurringCounts {
   subscriptions: number;
   instalmentPlans: number;
 }
 
-/** MRR per currency from recurring memberships counted per plan; plans it cannot price are left out (and returned). */
+/** Adds `more` to the line of its currency. */
+function addTo(lines: Map<string, MrrLine>, more: MrrLine): void {
+  const line = lines.get(more.currency) ?? { currency: more.currency, amount: 0, subscriptions: 0, instalmentPlans: 0 };
+  line.amount += more.amount;
+  line.subscriptions += more.subscriptions;
+  line.instalmentPlans += more.instalmentPlans;
+  lines.set(more.currency, line);
+}
+
+/**
+ * MRR per currency from a tally: the memberships counted per plan at their plan's price, plus
+ * those summed already at the price they joined at. Plans it cannot price are left out (and
+ * returned).
+ */
 export function mrrByCurrency(
-  counts: ReadonlyMap<number, RecurringCounts>,
+  tally: { byPlan: ReadonlyMap<number, RecurringCounts>; atJoinedPrices: readonly MrrLine[] },
   plans: ReadonlyMap<number, Plan>,
 ): { lines: MrrLine[]; unpriced: number[] } {
   const lines = new Map<string, MrrLine>();
+  for (const line of tally.atJoinedPrices) addTo(lines, line);
   const unpriced: number[] = [];
-  for (const [planId, { subscriptions, instalmentPlans }] of counts) {
-    if (subscriptions + instalmentPlans === 0) continue;
+  for (const [planId, counts] of tally.byPlan) {
+    if (counts.subscriptions + counts.instalmentPlans === 0) continue;
     const plan = plans.get(planId);
-    const monthly = plan && monthlyAmount(plan);
-    if (!monthly) {
+    if (plan?.type !== 'subscription' && plan?.type !== 'multiPayment') {
       unpriced.push(planId);
       continue;
     }
-    const line = lines.get(monthly.currency) ?? { currency: monthly.currency, amount: 0, subscriptions: 0, instalmentPlans: 0 };
-    line.amount += monthly.amount * (subscriptions + instalmentPlans);
-    line.subscriptions += subscriptions;
-    line.instalmentPlans += instalmentPlans;
-    lines.set(monthly.currency, line);
+    const { currency, amount } = monthlyAmount(plan.billing);
+    const { subscriptions, instalmentPlans } = counts;
+    addTo(lines, { currency, amount: amount * (subscriptions + instalmentPlans), subscriptions, instalmentPlans });
   }
   return { lines: [...lines.values()].sort((a, b) => a.currency.localeCompare(b.currency)), unpriced };
 }

@@ -1,11 +1,14 @@
 /**
  * Active memberships counted per plan while they are read, a page at a time: all of them, the
  * comped ones, the paying ones and the recurring ones (./mrr). Counts only, so a million
- * memberships cost a few numbers per plan, not a million objects.
+ * memberships cost a few numbers per plan, not a million objects. A recurring membership that
+ * pays the price it joined at (its plan's has changed since) is summed at that price, per
+ * currency, instead of counted at its plan's.
  */
 import type { Membership } from '../../contract/admin';
-import { isRecurring, type RecurringCounts } from './mrr';
+import { isRecurring, joinedRecurringBilling, type MrrLine, monthlyAmount, type RecurringCounts } from './mrr';
 
+/** Per plan; `subscriptions` and `instalmentPlans` count the recurring memberships at the plan's price now. */
 export interface PlanCounts extends RecurringCounts {
   active: number;
   comped: number;
@@ -19,6 +22,12 @@ const empty = (): PlanCounts => ({ active: 0, comped: 0, paid: 0, free: 0, subsc
 
 export class PlanTally {
   readonly byPlan = new Map<number, PlanCounts>();
+  /** The recurring memberships that pay the price they joined at, summed per currency. */
+  private readonly joinedLines = new Map<string, MrrLine>();
+
+  get atJoinedPrices(): MrrLine[] {
+    return [...this.joinedLines.values()];
+  }
 
   add(memberships: readonly Membership[]): void {
     for (const membership of memberships) {
@@ -29,11 +38,22 @@ export class PlanTally {
       if (membership.comp) counts.comped++;
       else if (membership.type === 'free') counts.free++;
       else counts.paid++;
-      if (isRecurring(membership)) {
-        if (membership.type === 'subscription') counts.subscriptions++;
-        else counts.instalmentPlans++;
-      }
+      if (isRecurring(membership)) this.addRecurring(membership, counts);
     }
+  }
+
+  private addRecurring(membership: Membership, counts: RecurringCounts): void {
+    const kind = membership.type === 'subscription' ? 'subscriptions' : 'instalmentPlans';
+    const joined = joinedRecurringBilling(membership);
+    if (!joined) {
+      counts[kind]++;
+      return;
+    }
+    const { currency, amount } = monthlyAmount(joined);
+    const line = this.joinedLines.get(currency) ?? { currency, amount: 0, subscriptions: 0, instalmentPlans: 0 };
+    line.amount += amount;
+    line[kind]++;
+    this.joinedLines.set(currency, line);
   }
 
   /** The sums over every plan. */

@@ -18,10 +18,10 @@ import { chartWidth } from './chart-width';
 
 /** Shown on the page under the MRR, as the brief of issue 32 and docs/console.md state it. */
 export const MRR_RULE =
-  'Monthly recurring revenue: for each active membership of a subscription plan, the plan’s price normalised to a month from its interval ' +
+  'Monthly recurring revenue: for each active membership of a subscription plan, what it pays normalised to a month from its interval ' +
   '(a day × 30.4375 ÷ count, a week × 4.348 ÷ count, a month ÷ count, a year ÷ 12 ÷ count); for an instalment plan with instalments left, ' +
-  'the instalment normalised the same way. Comped memberships and cancelled or expired ones are left out. Prices are the plans’ current ones, ' +
-  'tax not included; a trial counts at its plan’s price.';
+  'the instalment normalised the same way. A membership pays the price it joined at when its plan’s has changed since (renewals charge that one), ' +
+  'else its plan’s current price; tax not included; a trial counts at that price. Comped memberships and cancelled or expired ones are left out.';
 
 export function membershipsPanel(ctx: ConsoleContext, signal: AbortSignal): HTMLElement {
   const body = h('div', { class: 'panel-body' });
@@ -66,7 +66,7 @@ function render(ctx: ConsoleContext, tally: PlanTally, plans: Map<number, Plan>,
   const totals = tally.totals();
   const name = (planId: number) => plans.get(planId)?.name ?? `Plan ${planId}`;
   const rows = [...tally.byPlan].sort(([, a], [, b]) => b.active - a.active);
-  const mrr = mrrByCurrency(tally.byPlan, plans);
+  const mrr = mrrByCurrency(tally, plans);
   const byPlan = dataTable<[number, PlanCounts]>({
     caption: 'Active memberships by plan',
     filename: 'active-memberships-by-plan',

@@ -80,6 +80,7 @@ export function toMembership(r: MembershipRecord): Membership {
     billing: r.billingPeriodEnd === undefined ? undefined : { billingPeriodEnd: iso(r.billingPeriodEnd) },
     nextPlanId: r.nextPlanId,
     comp: r.comp ? true : undefined,
+    joinedBilling: r.billing,
   };
 }
 

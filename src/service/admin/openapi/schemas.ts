@@ -90,6 +90,10 @@ const Membership = object(
     billing: object({ billingPeriodEnd: dateTime() }, ['billingPeriodEnd'], 'On subscriptions and uncompleted multi-payment memberships.'),
     nextPlanId: id('A subscription changed to a cheaper plan moves to this plan when its billing period ends.'),
     comp: { type: 'boolean', const: true, description: 'Given for free by the site\'s owner (POST /memberships): never charged, and not revenue. Absent on memberships paid for or free by plan.' },
+    joinedBilling: {
+      oneOf: [schemaRef('SubscriptionBilling'), schemaRef('MultiPaymentBilling'), schemaRef('OneTimePaymentBilling')],
+      description: 'What the membership pays when its plan\'s billing has changed since the member joined: the plan\'s billing as it was then, which renewals go on charging. Absent: the plan\'s own billing.',
+    },
   },
   ['id', 'memberId', 'planId', 'planPublicId', 'status', 'type', 'createdAt'],
 );
