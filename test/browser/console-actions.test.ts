@@ -93,6 +93,8 @@ browserTest('a plan given for free: a comped membership in the API, counted as c
   expect(comped).toMatchObject({ status: 'active', comp: true, expiresOn: `${ends}T00:00:00.000Z` });
   expect(result).toBe(`Given for free: Yearly, membership ${comped.id}, active.`);
   expect(await page.locator('tbody tr', { hasText: 'Yearly' }).locator('td').nth(4).textContent()).toBe('yes');
+  // What it pays: nothing, said so.
+  expect(await page.locator('tbody tr', { hasText: 'Yearly' }).locator('td').nth(8).textContent()).toBe('nothing (given for free)');
 
   await page.getByRole('link', { name: 'Overview' }).click();
   await readsDone(page);

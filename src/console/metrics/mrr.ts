@@ -6,7 +6,7 @@
  * Comped memberships (`comp: true`) and cancelled or expired ones bring nothing. One amount per
  * currency: amounts in different currencies are never added.
  */
-import type { Interval, Membership, MultiPaymentBilling, Plan, SubscriptionBilling } from '../../contract/admin';
+import type { Interval, Membership, MultiPaymentBilling, OneTimePaymentBilling, Plan, SubscriptionBilling } from '../../contract/admin';
 
 /** Average days in a month (365.25 / 12) and weeks in a month (that / 7, to three places). */
 const DAYS_PER_MONTH = 30.4375;
@@ -43,10 +43,14 @@ export const monthlyAmount = ({ price, currency, interval }: SubscriptionBilling
   amount: price * monthlyFactor(interval),
 });
 
+/** Whether a billing charges every interval (a subscription's or an instalment plan's), not once. */
+export const isRecurringBilling = (billing: OneTimePaymentBilling | MultiPaymentBilling | SubscriptionBilling): billing is MultiPaymentBilling | SubscriptionBilling =>
+  'interval' in billing;
+
 /** The billing a recurring membership pays: the one it joined at, when the API names one with an interval; else undefined (its plan's). */
 export function joinedRecurringBilling(membership: Membership): SubscriptionBilling | MultiPaymentBilling | undefined {
   const joined = membership.joinedBilling;
-  return joined && 'interval' in joined ? joined : undefined;
+  return joined && isRecurringBilling(joined) ? joined : undefined;
 }
 
 export interface MrrLine {

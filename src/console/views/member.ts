@@ -15,6 +15,7 @@ import { dataTable } from '../ui/data-table';
 import { ReadProgress } from '../ui/read-progress';
 import { missingScopes, section } from '../ui/section';
 import { blockMember, canRefund, cancelMembership, compPlan, eraseMember, exportMember, refundInvoice } from './member-actions';
+import { membershipPays } from './membership-pays';
 import { memberName } from './members';
 
 /** The member from the table, or else read from /members a page at a time (ids ascend) until found. */
@@ -110,7 +111,8 @@ export function memberView(ctx: ConsoleContext, id: number, signal: AbortSignal)
   };
 
   const renderMemberships = (rows: Membership[], plans: Map<number, Plan>, listed: Plan[]) => {
-    const planName = (planId: number) => (plans.get(planId) ?? listed.find((p) => p.id === planId))?.name ?? `Plan ${planId}`;
+    const planOf = (planId: number) => plans.get(planId) ?? listed.find((p) => p.id === planId);
+    const planName = (planId: number) => planOf(planId)?.name ?? `Plan ${planId}`;
     const canWrite = ctx.capabilities.has('memberships:write');
     const comp =
       canWrite && member && member.status !== 'erased' && listed.length > 0
@@ -133,6 +135,7 @@ export function memberView(ctx: ConsoleContext, id: number, signal: AbortSignal)
           { header: 'Started', cell: (m) => day(m.createdAt), csv: (m) => m.createdAt },
           { header: 'Ends', cell: (m) => day(m.cancelsOn ?? m.expiresOn), csv: (m) => m.cancelsOn ?? m.expiresOn },
           { header: 'Next charge', cell: (m) => day(m.billing?.billingPeriodEnd), csv: (m) => m.billing?.billingPeriodEnd },
+          { header: 'Pays', cell: (m) => membershipPays(m, planOf(m.planId)) },
           {
             header: 'Action',
             cell: (m) =>
