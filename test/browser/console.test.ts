@@ -356,6 +356,17 @@ for (const { name, width } of [
     };
     await readsDone(page);
     await shoot('overview');
+    if (name === 'desktop') {
+      // The window narrowed to a phone's width, and back: each chart is drawn again at the width it
+      // has (its labels at their size), not the wide picture scaled down.
+      const drawn = () => page.locator('svg.chart').evaluateAll((svgs) => svgs.map((svg) => Number(svg.getAttribute('width'))));
+      expect((await drawn()).length).toBe(4);
+      expect(Math.min(...(await drawn()))).toBeGreaterThan(600);
+      await page.setViewportSize({ width: 375, height: 900 });
+      await expect.poll(async () => Math.max(...(await drawn()))).toBeLessThanOrEqual(375);
+      await page.setViewportSize({ width, height: 900 });
+      await expect.poll(async () => Math.min(...(await drawn()))).toBeGreaterThan(600);
+    }
     const member = (await suite.adminAll<Membership>('/memberships?status=active')).find((m) => m.type === 'subscription')!;
     await page.goto(`${suite.service.url}/console/#/members/${member.memberId}`);
     await page.locator('.panel table').first().waitFor();

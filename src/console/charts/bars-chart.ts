@@ -5,6 +5,7 @@
  */
 import { s, uniqueId } from '../dom';
 import { count } from '../format';
+import { fittedChart } from './fitted-chart';
 
 export interface Bar {
   label: string;
@@ -13,8 +14,10 @@ export interface Bar {
 
 const ROW = 38;
 
-export function barsChart(title: string, bars: readonly Bar[], width: number): SVGSVGElement {
-  const w = Math.max(280, Math.round(width));
+/** The chart, drawn at `width` (where it goes) and again as that changes (./fitted-chart). */
+export const barsChart = (title: string, bars: readonly Bar[], width: number): HTMLElement => fittedChart((w) => barsSvg(title, bars, w), width);
+
+function barsSvg(title: string, bars: readonly Bar[], w: number): SVGSVGElement {
   const valueRoom = 64;
   const max = Math.max(1, ...bars.map((bar) => bar.value));
   const height = Math.max(ROW, bars.length * ROW);

@@ -8,6 +8,7 @@ import { type Child, h, s, uniqueId } from '../dom';
 import { count } from '../format';
 import { isoDay } from '../metrics/weeks';
 import { dataTable } from '../ui/data-table';
+import { fittedChart } from './fitted-chart';
 import { niceMax } from './scale';
 
 export interface Series {
@@ -33,9 +34,9 @@ const PAD = { top: 12, right: 8, bottom: 26, left: 40 };
 /** `Mar 2`, a week's Monday on the axis. */
 const axisDay = (ms: number) => new Date(ms).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-export function weeklyChart(options: WeeklyChartOptions): HTMLElement {
+/** The picture alone, `width` CSS pixels wide. */
+function weeklySvg(options: WeeklyChartOptions, width: number): SVGSVGElement {
   const { weeks, series } = options;
-  const width = Math.max(280, Math.round(options.width));
   const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const top = niceMax(Math.max(0, ...series.flatMap((one) => one.values)));
@@ -71,7 +72,7 @@ export function weeklyChart(options: WeeklyChartOptions): HTMLElement {
   );
   const titleId = uniqueId('chart');
   const totals = series.map((one) => `${one.name}: ${count(one.values.reduce((a, b) => a + b, 0))}`).join(', ');
-  const svg = s(
+  return s(
     'svg',
     { viewBox: `0 0 ${width} ${HEIGHT}`, width, height: HEIGHT, role: 'img', 'aria-labelledby': titleId, class: 'chart' },
     s('title', { id: titleId }, `${options.title}, ${weeks.length} weeks (${totals}); the numbers are in the table below`),
@@ -79,6 +80,11 @@ export function weeklyChart(options: WeeklyChartOptions): HTMLElement {
     bars,
     labels,
   );
+}
+
+/** The chart in its figure: title, note, legend, the picture (drawn again as its width changes) and the numbers as a table. */
+export function weeklyChart(options: WeeklyChartOptions): HTMLElement {
+  const { weeks, series } = options;
   const legend =
     series.length > 1
       ? h('ul', { class: 'legend' }, series.map((one, index) => h('li', null, h('span', { class: `swatch series-${index}`, 'aria-hidden': 'true' }), one.name)))
@@ -99,7 +105,7 @@ export function weeklyChart(options: WeeklyChartOptions): HTMLElement {
     h('figcaption', null, options.title),
     options.note && h('p', { class: 'note' }, options.note),
     legend,
-    svg,
+    fittedChart((width) => weeklySvg(options, width), options.width),
     h('details', null, h('summary', null, 'The numbers'), table),
   );
 }
