@@ -10,12 +10,13 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, expect, test } from 'vitest';
 import { listOutboxFiles } from '../../src/service/mail/outbox-files';
 import { openSqliteStore } from '../../src/service/store/sqlite';
+import { CHILD_NODE_OPTIONS } from '../support/svc-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>, args: string[] = ['--demo']) {
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve', ...args], {
+  const child = spawn(process.execPath, [...CHILD_NODE_OPTIONS, 'bin/svc.js', 'serve', ...args], {
     env: { ...process.env, PORT: '0', SVC_DB: join(dir, 'svc.db'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

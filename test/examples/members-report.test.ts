@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { repoRoot } from '../../scripts/lib/paths';
 import { openSqliteStore } from '../../src/service/store/sqlite';
+import { CHILD_NODE_OPTIONS } from '../support/svc-process';
 
 const SCRIPT = join(repoRoot, 'examples/admin-api/members-report.ts');
 const MEMBERS = 250;
@@ -40,7 +41,7 @@ async function svc(...args: string[]): Promise<string> {
 
 /** `svc serve` on a free port; resolves once it is listening. */
 async function serve(db: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/svc.js'), 'serve', '--db', db], {
+  const child = spawn(process.execPath, [...CHILD_NODE_OPTIONS, join(repoRoot, 'bin/svc.js'), 'serve', '--db', db], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -14,7 +14,7 @@ import { freePort } from '../../scripts/lib/postgres-cluster';
 import { repoRoot } from '../../scripts/lib/paths';
 import { deliverWebhook, newWebhookSecret, webhookHeaders } from '../../src/service/webhooks';
 import { runSvc } from '../support/svc-main';
-import { startServe, type ServeProcess } from '../support/svc-process';
+import { CHILD_NODE_OPTIONS, startServe, type ServeProcess } from '../support/svc-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-receiver-example-'));
 const db = join(dir, 'svc.db');
@@ -35,7 +35,7 @@ async function svc(...args: string[]): Promise<string[]> {
 /** The receiver as a child; resolves once it listens, with its stdout and stderr lines. */
 async function startReceiver(port: number, secret: string): Promise<{ out: string[]; err: string[] }> {
   const { SVC_WEBHOOK_SECRET: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'examples/webhooks/receiver.ts')], {
+  const child = spawn(process.execPath, [...CHILD_NODE_OPTIONS, '--import', 'tsx', join(repoRoot, 'examples/webhooks/receiver.ts')], {
     cwd: repoRoot,
     env: { ...inherited, PORT: String(port), SVC_WEBHOOK_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { main } from '../../src/cli/main';
 import { createMailTransport, readMailConfig, type MailMessage } from '../../src/service/mail';
 import { useTempDatabase } from '../cli/harness';
+import { CHILD_NODE_OPTIONS } from '../support/svc-process';
 
 const { db, dir, svc } = useTempDatabase('svc-mail-outbox-');
 
@@ -106,7 +107,7 @@ test('svc outbox refuses bad mail settings and an in-memory database without SVC
 
 test('svc outbox --follow prints what is there, then each new message as it comes, until SIGTERM', async () => {
   await sendAll(welcome);
-  const child = spawn(process.execPath, ['bin/svc.js', 'outbox', '--follow'], {
+  const child = spawn(process.execPath, [...CHILD_NODE_OPTIONS, 'bin/svc.js', 'outbox', '--follow'], {
     env: { ...process.env, SVC_DB: db(), SVC_SMTP_URL: '', SVC_OUTBOX_DIR: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,9 +10,12 @@ import { createInterface } from 'node:readline';
 import { repoRoot } from '../../scripts/lib/paths';
 import { runSvc } from './svc-main';
 
+/** Node's options for a child a test starts: it stops when the test's process is gone (./exit-with-parent.cjs). */
+export const CHILD_NODE_OPTIONS = ['--require', join(repoRoot, 'test/support/exit-with-parent.cjs')];
+
 /** A `svc` command as a child process, with the environment given on top of this one. */
 export function svc(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(repoRoot, 'bin/svc.js'), ...args], {
+  return spawn(process.execPath, [...CHILD_NODE_OPTIONS, join(repoRoot, 'bin/svc.js'), ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
