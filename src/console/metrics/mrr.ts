@@ -67,8 +67,8 @@ export interface RecurringCounts {
   instalmentPlans: number;
 }
 
-/** Adds `more` to the line of its currency. */
-function addTo(lines: Map<string, MrrLine>, more: MrrLine): void {
+/** Adds `more` to the line of its currency in `lines`. */
+export function addToLine(lines: Map<string, MrrLine>, more: MrrLine): void {
   const line = lines.get(more.currency) ?? { currency: more.currency, amount: 0, subscriptions: 0, instalmentPlans: 0 };
   line.amount += more.amount;
   line.subscriptions += more.subscriptions;
@@ -86,7 +86,7 @@ export function mrrByCurrency(
   plans: ReadonlyMap<number, Plan>,
 ): { lines: MrrLine[]; unpriced: number[] } {
   const lines = new Map<string, MrrLine>();
-  for (const line of tally.atJoinedPrices) addTo(lines, line);
+  for (const line of tally.atJoinedPrices) addToLine(lines, line);
   const unpriced: number[] = [];
   for (const [planId, counts] of tally.byPlan) {
     if (counts.subscriptions + counts.instalmentPlans === 0) continue;
@@ -97,7 +97,7 @@ export function mrrByCurrency(
     }
     const { currency, amount } = monthlyAmount(plan.billing);
     const { subscriptions, instalmentPlans } = counts;
-    addTo(lines, { currency, amount: amount * (subscriptions + instalmentPlans), subscriptions, instalmentPlans });
+    addToLine(lines, { currency, amount: amount * (subscriptions + instalmentPlans), subscriptions, instalmentPlans });
   }
   return { lines: [...lines.values()].sort((a, b) => a.currency.localeCompare(b.currency)), unpriced };
 }

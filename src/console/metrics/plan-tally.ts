@@ -6,7 +6,7 @@
  * currency, instead of counted at its plan's.
  */
 import type { Membership } from '../../contract/admin';
-import { isRecurring, joinedRecurringBilling, type MrrLine, monthlyAmount, type RecurringCounts } from './mrr';
+import { addToLine, isRecurring, joinedRecurringBilling, type MrrLine, monthlyAmount, type RecurringCounts } from './mrr';
 
 /** Per plan; `subscriptions` and `instalmentPlans` count the recurring memberships at the plan's price now. */
 export interface PlanCounts extends RecurringCounts {
@@ -49,11 +49,7 @@ export class PlanTally {
       counts[kind]++;
       return;
     }
-    const { currency, amount } = monthlyAmount(joined);
-    const line = this.joinedLines.get(currency) ?? { currency, amount: 0, subscriptions: 0, instalmentPlans: 0 };
-    line.amount += amount;
-    line[kind]++;
-    this.joinedLines.set(currency, line);
+    addToLine(this.joinedLines, { ...monthlyAmount(joined), subscriptions: 0, instalmentPlans: 0, [kind]: 1 });
   }
 
   /** The sums over every plan. */
