@@ -404,7 +404,7 @@ test('request bodies: optional JSON objects of known fields, on the actions a PO
   expect(bodies).toEqual({
     'post /memberships': ['memberId', 'planId', 'expiresAt'],
     'post /memberships/{id}/cancel': ['when'],
-    'post /invoices/{id}/refund': ['amountCents'],
+    'post /invoices/{id}/refund': ['amountCents', 'expectedRefundedCents'],
     'post /members/{id}/block': [],
     'post /members/{id}/unblock': [],
     'post /members/{id}/erase': [],

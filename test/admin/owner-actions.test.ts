@@ -202,6 +202,33 @@ forEachStore((_name, newStore) => {
     expect(refunds).toHaveLength(1);
   });
 
+  test('a refund on the refunded amount it read: a retry of a partial refund whose answer was lost refunds nothing more', async () => {
+    const fx = fixture();
+    const invoice = await pick(await paidInvoices(fx), usedInvoices, (i) => i.totalCents >= 300);
+    const path = `/admin/v1/invoices/${invoice.id}/refund`;
+    const ask = { amountCents: 100, expectedRefundedCents: 0 };
+    const first = await adminRequest(fx.app, path, { key: fx.keys.demo.all, body: ask });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ refundedCents: 100 });
+    // The same request again, as a client sends it when the first answer was lost.
+    const retry = await adminRequest(fx.app, path, { key: fx.keys.demo.all, body: ask });
+    expect(retry.status).toBe(409);
+    expect(retry.body.errors[0]).toMatchObject({ code: 'conflict', message: expect.stringContaining(`Invoice ${invoice.id} has 100 refunded now, not 0 as expected`) });
+    expect((await fx.store.getInvoice(fx.demo.id, invoice.id))!.refundedCents).toBe(100);
+    // Asked on what the ledger says now, it refunds.
+    const next = await adminRequest(fx.app, path, { key: fx.keys.demo.all, body: { amountCents: 100, expectedRefundedCents: 100 } });
+    expect(next.body).toMatchObject({ refundedCents: 200 });
+    const refunds = (await memberEvents(fx, invoice.memberId)).filter((e) => e.eventType === 'paymentRefunded' && e.details.chargeId === invoice.processorChargeId);
+    expect(refunds).toHaveLength(2);
+    // Not an amount: refused as the body it is, and nothing moves.
+    for (const bad of [-1, 1.5, '100']) {
+      const res = await adminRequest(fx.app, path, { key: fx.keys.demo.all, body: { expectedRefundedCents: bad } });
+      expect(res.status, String(bad)).toBe(400);
+      expect(res.body.errors[0].code).toBe('invalidBody');
+    }
+    expect((await fx.store.getInvoice(fx.demo.id, invoice.id))!.refundedCents).toBe(200);
+  });
+
   test('a failed invoice cannot be refunded', async () => {
     const fx = fixture();
     const failed = (await fx.store.listInvoices(fx.demo.id, { status: 'failed' }, { limit: 1 })).items[0]!;

@@ -186,7 +186,7 @@ browserTest('erase, typed to confirm: the API reports the member erased, with no
   expect(await page.getByRole('button', { name: /^(Block|Erase)…$/ }).count()).toBe(0);
 });
 
-browserTest('a refusal is shown in the API’s words: a membership cancelled in another tab meanwhile', async () => {
+browserTest('a refusal is shown in the API’s words: a membership cancelled, an invoice refunded in another tab meanwhile', async () => {
   const membership = take((await suite.adminAll<Membership>('/memberships?status=active')).filter((m) => m.type === 'subscription' && !m.comp));
   const context = await suite.newContext();
   const { page } = await suite.signIn(context);
@@ -206,6 +206,20 @@ browserTest('a refusal is shown in the API’s words: a membership cancelled in 
   await refusal.waitFor();
   expect(await refusal.textContent()).toMatch(/^The service answered 409 conflict: /);
   expect((await membershipsOf(membership.memberId)).find((m) => m.id === membership.id)!.status).toBe('cancelled');
+
+  // A refund in part from a page read before another refund of the same invoice: refused in the
+  // API's words, on the refunded amount the page showed, and the money goes back once.
+  const invoice = take((await suite.adminAll<Invoice>('/invoices?status=paid')).filter((i) => i.currency === 'usd' && i.totalCents >= 500 && !i.refundedCents));
+  await openMember(page, invoice.memberId);
+  await openMember(other, invoice.memberId);
+  const refund = (p: Page) => p.getByRole('button', { name: new RegExp(`^Refund…\\s+invoice ${invoice.id}$`) });
+  const oneDollar = (d: ReturnType<Page['getByRole']>) => d.getByLabel(/^Amount/).fill('1.00');
+  await confirmIn(page, () => refund(page).click(), 'Refund', oneDollar);
+  await refund(other).click();
+  await oneDollar(dialog);
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await expect.poll(() => other.locator('.action-result [role="alert"]').textContent()).toMatch(/^The service answered 409 conflict: .*has 100 refunded now, not 0 as expected/);
+  expect(await suite.adminGet<Invoice>(`/invoices/${invoice.id}`)).toMatchObject({ status: 'paid', refundedCents: 100 });
 });
 
 browserTest('a key with the read scopes only is offered no action, and told which scope each needs', async () => {

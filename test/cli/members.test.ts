@@ -72,9 +72,13 @@ test('cancel by member e-mail and --plan, at the period\'s end', async () => {
 test('refund part of an invoice, then the rest', async () => {
   const invoice = await withDb(async (store) => (await store.listInvoices(site.id, { status: 'paid' }, { limit: 1000 })).items.find((i) => i.totalCents > 100 && !used.has(i.memberId))!);
   used.add(invoice.memberId);
-  const part = await svc('refund', '--site', 'demo', String(invoice.id), '--amount-cents', '100');
+  const part = await svc('refund', '--site', 'demo', String(invoice.id), '--amount-cents', '100', '--expected-refunded-cents', '0');
   expect(part.code, part.err).toBe(0);
   expect(JSON.parse(part.out[0]!)).toMatchObject({ id: invoice.id, status: 'paid', refundedCents: 100 });
+  // The same command again (it looked as if it had failed): refused on the refunded amount it expected.
+  const again = await svc('refund', '--site', 'demo', String(invoice.id), '--amount-cents', '100', '--expected-refunded-cents', '0');
+  expect(again).toMatchObject({ code: 1, out: [] });
+  expect(again.err).toMatch(/has 100 refunded now, not 0 as expected/);
   const rest = await svc('refund', '--site', 'demo', String(invoice.id));
   expect(JSON.parse(rest.out[0]!)).toMatchObject({ status: 'refunded', refundedCents: invoice.totalCents });
   expect(rest.err).toContain(`${invoice.totalCents} of ${invoice.totalCents}`);
@@ -117,6 +121,7 @@ test.each([
   [['block', '--site', 'demo'], 2, /exactly one member/],
   [['refund', '--site', 'demo', 'abc'], 2, /the invoice must be an id/],
   [['refund', '--site', 'demo', '1', '--amount-cents', '12.50'], 2, /--amount-cents takes a whole number/],
+  [['refund', '--site', 'demo', '1', '--expected-refunded-cents', '1.5'], 2, /--expected-refunded-cents takes the invoice's refundedCents/],
   [['comp', '--site', 'demo', '1'], 2, /needs --plan/],
   [['comp', '--site', 'demo', '1', '--plan', '1', '--until', 'soon'], 2, /--until takes a date-time/],
   [['block', '--site', 'nosuch', '1'], 1, /no site nosuch/],

@@ -31,7 +31,7 @@ import { processorsFromEnv } from '../stripe-processors';
 export const MEMBERS_USAGE = [
   'svc members cancel --site S MEMBERSHIP [--at-period-end] [--db PATH]',
   'svc members cancel --site S MEMBER --plan P [--at-period-end] [--db PATH]   (the member\'s active membership of plan P)',
-  'svc members refund --site S INVOICE [--amount-cents N] [--db PATH]   (all that is left without --amount-cents)',
+  'svc members refund --site S INVOICE [--amount-cents N] [--expected-refunded-cents R] [--db PATH]   (all that is left without --amount-cents; only while R is refunded so far, with R)',
   'svc members comp --site S MEMBER --plan P [--until 2027-01-31T00:00:00Z] [--db PATH]',
   'svc members block|unblock|export --site S MEMBER [--db PATH]   (export prints JSON on stdout)',
   'svc members erase --site S MEMBER --yes [--db PATH]',
@@ -44,6 +44,7 @@ interface Options {
   plan?: string;
   'at-period-end'?: boolean;
   'amount-cents'?: string;
+  'expected-refunded-cents'?: string;
   until?: string;
   yes?: boolean;
   target: string;
@@ -67,6 +68,7 @@ export async function membersCommand(args: string[], env: NodeJS.ProcessEnv, io:
       plan: { type: 'string' },
       'at-period-end': { type: 'boolean' },
       'amount-cents': { type: 'string' },
+      'expected-refunded-cents': { type: 'string' },
       until: { type: 'string' },
       yes: { type: 'boolean' },
     },
@@ -148,10 +150,14 @@ const ACTIONS: Record<string, Action> = {
       if (o['amount-cents'] !== undefined && !/^[1-9]\d{0,14}$/.test(o['amount-cents'])) {
         throw new UsageError(`--amount-cents takes a whole number of the currency's minor units (1250 for 12.50), got ${o['amount-cents']}`);
       }
+      if (o['expected-refunded-cents'] !== undefined && !/^(0|[1-9]\d{0,14})$/.test(o['expected-refunded-cents'])) {
+        throw new UsageError(`--expected-refunded-cents takes the invoice's refundedCents as read, a whole number (0 when none), got ${o['expected-refunded-cents']}`);
+      }
     },
     async run(deps, site, o, io) {
-      const amount = o['amount-cents'] === undefined ? undefined : Number(o['amount-cents']);
-      const invoice = await refundInvoice(deps, site, parseId(o.target)!, amount, BY_CLI);
+      const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+      const ask = { amountCents: number(o['amount-cents']), expectedRefundedCents: number(o['expected-refunded-cents']) };
+      const invoice = await refundInvoice(deps, site, parseId(o.target)!, ask, BY_CLI);
       io.out(JSON.stringify(toInvoice(invoice)));
       io.err(`invoice ${invoice.id}: ${invoice.refundedCents} of ${invoice.totalCents} ${invoice.currency} refunded`);
     },

@@ -78,7 +78,9 @@ export async function refundInvoice(ctx: ConsoleContext, invoice: Invoice): Prom
   });
   if (!form) return undefined;
   const amount = String(form.get('amount') ?? '').trim();
-  return ctx.api.post<Invoice>(`/invoices/${invoice.id}/refund`, amount ? { amountCents: toMinor(Number(amount), invoice.currency) } : {});
+  // On what this page showed: refunded meanwhile (another tab, another owner), the API refuses in words and refunds nothing.
+  const seen = { expectedRefundedCents: invoice.refundedCents ?? 0 };
+  return ctx.api.post<Invoice>(`/invoices/${invoice.id}/refund`, amount ? { amountCents: toMinor(Number(amount), invoice.currency), ...seen } : seen);
 }
 
 export async function blockMember(ctx: ConsoleContext, member: Member, block: boolean): Promise<Member | undefined> {

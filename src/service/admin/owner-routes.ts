@@ -6,6 +6,7 @@
  *   POST /memberships                 memberships:write  give a plan for free (comp)  → 201 Membership
  *   POST /memberships/{id}/cancel     memberships:write  now, or at the period's end  → 200 Membership
  *   POST /invoices/{id}/refund        invoices:write     all that is left, or part    → 200 Invoice
+ *                                                        (on the refunded amount read, when given)
  *   POST /members/{id}/block|unblock  members:write                                   → 200 Member
  *   GET  /members/{id}/export         members:write      everything stored about them → 200 JSON
  *   POST /members/{id}/erase          members:write      personal data removed        → 200 Member
@@ -48,6 +49,11 @@ const CompInput = z.strictObject({
 });
 const RefundInput = z.strictObject({
   amountCents: z.number({ error: 'amountCents must be a whole number of the currency\'s minor units' }).int().positive().optional(),
+  expectedRefundedCents: z
+    .number({ error: 'expectedRefundedCents must be the invoice\'s refundedCents as read, a whole number (0 when none)' })
+    .int()
+    .nonnegative()
+    .optional(),
 });
 
 const STATUS_OF: Record<OwnerActionError['kind'], [number, 'notFound' | 'invalidBody' | 'conflict' | 'processorError']> = {
@@ -98,8 +104,8 @@ export function ownerRoutes(app: Hono<AdminEnv>, deps: OwnerDeps): void {
   app.post('/invoices/:id/refund', async (c) => {
     const by = asKey(c, 'invoices:write');
     const id = pathId(c);
-    const { amountCents } = await readActionBody(c.req.raw, RefundInput);
-    return jsonResponse(toInvoice(await act(() => refundInvoice(deps, c.get('site'), id, amountCents, by))));
+    const ask = await readActionBody(c.req.raw, RefundInput);
+    return jsonResponse(toInvoice(await act(() => refundInvoice(deps, c.get('site'), id, ask, by))));
   });
   app.get('/invoices/:id', async (c) => {
     requireScope(c.get('key'), 'read.invoices');

@@ -3,7 +3,9 @@
  * processor. Two owners clicking at once must not refund twice: the invoice is held under a
  * lease for the whole of it (every process of every host shares the store's leases), and the
  * processor's idempotency key names the ledger's state the refund starts from, so a retry of the
- * same refund (a lost answer) refunds nothing more at the processor.
+ * same refund (a lost answer) refunds nothing more at the processor. A caller that says what it
+ * saw refunded (`expectedRefundedCents`) is refused when the ledger has moved on since: a retry of
+ * a partial refund whose answer was lost, or a second tab's stale form, cannot refund twice.
  */
 import { formatMoney } from '../billing/money';
 import { randomId } from '../domain/random';
@@ -15,13 +17,14 @@ import { OwnerActionError } from './errors';
 /** Long enough for a processor's slowest answer; a process that dies holding it frees the invoice then. */
 const REFUND_LEASE_MS = 60_000;
 
-export async function refundInvoice(
-  deps: OwnerDeps,
-  site: SiteRecord,
-  invoiceId: number,
-  amountCents: number | undefined,
-  by: Actor,
-): Promise<InvoiceRecord> {
+/** What the owner asks: how much (absent: all that is left), and, when given, on what it saw refunded so far. */
+export interface RefundAsk {
+  amountCents?: number;
+  /** The invoice's refunded amount as the caller last saw it (0: none); another answers a conflict and refunds nothing. */
+  expectedRefundedCents?: number;
+}
+
+export async function refundInvoice(deps: OwnerDeps, site: SiteRecord, invoiceId: number, ask: RefundAsk, by: Actor): Promise<InvoiceRecord> {
   const { store, clock } = deps;
   if (!(await store.getInvoice(site.id, invoiceId))) throw new OwnerActionError('notFound', `No invoice ${invoiceId} in this site`);
   const lease = `refund:${site.id}:${invoiceId}`;
@@ -30,7 +33,7 @@ export async function refundInvoice(
     throw new OwnerActionError('conflict', `Another refund of invoice ${invoiceId} is under way; look at the invoice again in a moment`);
   }
   try {
-    return await refundHeld(deps, site, (await store.getInvoice(site.id, invoiceId))!, amountCents, by);
+    return await refundHeld(deps, site, (await store.getInvoice(site.id, invoiceId))!, ask, by);
   } finally {
     await store.releaseLease(lease, holder);
   }
@@ -40,12 +43,19 @@ async function refundHeld(
   { store, clock, processorFor }: OwnerDeps,
   site: SiteRecord,
   invoice: InvoiceRecord,
-  amountCents: number | undefined,
+  { amountCents, expectedRefundedCents }: RefundAsk,
   by: Actor,
 ): Promise<InvoiceRecord> {
+  const before = invoice.refundedCents ?? 0;
+  // Checked first: a caller whose view is stale learns that, whatever the invoice's state now.
+  if (expectedRefundedCents !== undefined && expectedRefundedCents !== before) {
+    throw new OwnerActionError(
+      'conflict',
+      `Invoice ${invoice.id} has ${before} refunded now, not ${expectedRefundedCents} as expected: it changed since it was read (another refund, or an earlier try of this one); nothing was refunded`,
+    );
+  }
   if (invoice.status === 'failed') throw new OwnerActionError('conflict', `Invoice ${invoice.id} was not paid: there is nothing to refund`);
   if (invoice.status === 'refunded') throw new OwnerActionError('conflict', `Invoice ${invoice.id} is refunded in full already`);
-  const before = invoice.refundedCents ?? 0;
   const left = invoice.totalCents - before;
   const amount = amountCents ?? left;
   if (!Number.isSafeInteger(amount) || amount < 1 || amount > left) {

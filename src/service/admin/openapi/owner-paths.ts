@@ -110,7 +110,16 @@ const CompInput = object(
   ['memberId', 'planId'],
 );
 const RefundInput = object(
-  { amountCents: { type: 'integer', minimum: 1, description: 'How much to refund, in minor units; absent: all that is left of the invoice.' } },
+  {
+    amountCents: { type: 'integer', minimum: 1, description: 'How much to refund, in minor units; absent: all that is left of the invoice.' },
+    expectedRefundedCents: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'The invoice\'s `refundedCents` as the caller read it (0 when absent). When given and the ledger says otherwise, the refund is refused (409) and nothing moves: ' +
+        'a retry of a partial refund whose answer was lost, or a form read before another refund, cannot refund twice.',
+    },
+  },
   [],
 );
 
@@ -160,7 +169,7 @@ export const ownerPaths: Record<string, Record<string, OpenApiObject>> = {
         method: 'post',
         body: RefundInput,
         ok: { status: 200, description: 'The invoice after it (`refundedCents`; refunded in full: `refunded`).', schema: schemaRef('Invoice') },
-        conflict: 'The invoice failed or is refunded in full, another refund of it is under way, or the processor refused.',
+        conflict: 'The invoice failed or is refunded in full, another refund of it is under way, its refunded amount is not `expectedRefundedCents`, or the processor refused.',
         processor: true,
       },
       [pathId('invoice')],
