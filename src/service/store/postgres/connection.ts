@@ -75,7 +75,15 @@ export const UNIQUE_CONSTRAINTS: Readonly<Record<string, string>> = {
 
 /** SQLSTATEs of a transaction PostgreSQL asks to run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
-const MAX_ATTEMPTS = 20;
+/**
+ * How long a transaction is run again before its error goes to the caller: a time, not a count of
+ * attempts. When transactions all read what the others write (a burst of sign-ups), about one of
+ * them commits a round, and the last of the burst can lose many rounds: a limit of 20 attempts
+ * refused a sign-up in a burst of 20 on a busy machine.
+ */
+const RETRY_FOR_MS = 10_000;
+/** A random wait before the next attempt, its ceiling doubling from 10 to 100 ms, so the ones that collided do not meet again at once. */
+const retryWaitMs = (attempt: number) => Math.random() * Math.min(100, 5 * 2 ** attempt);
 /** Broken rules: unique, foreign key, not null, check. */
 const CONSTRAINT_CODES = new Set(['23505', '23503', '23502', '23514']);
 
@@ -194,13 +202,13 @@ export async function connectPostgres(url: string, { max = 10 }: { max?: number 
   }
 
   async function transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         return await onClient('BEGIN ISOLATION LEVEL SERIALIZABLE', (client) => work(sqlOn(client)));
       } catch (error) {
-        if (!(error instanceof pg.DatabaseError && RETRYABLE.has(error.code ?? '')) || attempt >= MAX_ATTEMPTS) throw error;
-        // A short random wait, growing with the attempts, so the same transactions do not collide again at once.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
+        if (!(error instanceof pg.DatabaseError && RETRYABLE.has(error.code ?? '')) || Date.now() - started > RETRY_FOR_MS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryWaitMs(attempt)));
       }
     }
   }
