@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { afterEach, expect, test } from 'vitest';
 import { ConflictError, MissingReferenceError, SchemaVersionError } from '../src/service/store/errors';
-import { openPostgresStore } from '../src/service/store/postgres';
+import { openPostgresStore, openPostgresStoreOver } from '../src/service/store/postgres';
 import { ROWS_PER_STATEMENT, connectPostgres } from '../src/service/store/postgres/connection';
+import { shareDefinitionListener } from '../src/service/store/postgres/definition-listener';
 import { MIGRATIONS, migratePostgres } from '../src/service/store/postgres/migrations';
 import type { NewMembership } from '../src/service/store/records';
 import type { SiteChangeSet } from '../src/service/store/site-definition';
@@ -272,5 +273,40 @@ describePostgres('postgres store', () => {
     });
     await c.query("UPDATE sites SET name = 'Heard again' WHERE id = $1", [site.id]);
     await eventually(async () => expect((await server.getSite(site.id))?.name).toBe('Heard again'));
+  });
+
+  test('stores over one shared definition listener: each is told of a change made elsewhere; a closed one leaves the listener to the next', async () => {
+    const url = await schema();
+    const pool = await connectPostgres(url);
+    cleanups.push(() => pool.close());
+    const listener = await shareDefinitionListener(url);
+    cleanups.push(() => listener.close());
+    const first = await openPostgresStoreOver(pool, listener);
+    const second = await openPostgresStoreOver(pool, listener);
+    const c = await client(url);
+    const site = await first.createSite(newSite('shared'));
+    // Both keep the site, then both are told it changed.
+    expect((await first.getSite(site.id))?.name).toBe(site.name);
+    expect((await second.getSite(site.id))?.name).toBe(site.name);
+    await c.query("UPDATE sites SET name = 'Told to both' WHERE id = $1", [site.id]);
+    await eventually(async () => {
+      expect((await first.getSite(site.id))?.name).toBe('Told to both');
+      expect((await second.getSite(site.id))?.name).toBe('Told to both');
+    });
+    // Closing a store closes neither the pool nor the listener: the next store on them is told too.
+    await first.close();
+    const third = await openPostgresStoreOver(pool, listener);
+    expect((await third.getSite(site.id))?.name).toBe('Told to both');
+    // Still listening, so it keeps what it read: a change made with the triggers off is not told.
+    await c.query('SET session_replication_role = replica');
+    await c.query("UPDATE sites SET name = 'Never told' WHERE id = $1", [site.id]);
+    await c.query('SET session_replication_role = DEFAULT');
+    expect((await third.getSite(site.id))?.name).toBe('Told to both');
+    await c.query("UPDATE sites SET name = 'Told after a close' WHERE id = $1", [site.id]);
+    await eventually(async () => {
+      expect((await second.getSite(site.id))?.name).toBe('Told after a close');
+      expect((await third.getSite(site.id))?.name).toBe('Told after a close');
+    });
+    await Promise.all([second.close(), third.close()]);
   });
 });

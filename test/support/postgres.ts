@@ -11,6 +11,7 @@ import pg from 'pg';
 import { describe, inject, test } from 'vitest';
 import { openPostgresStore, openPostgresStoreOver } from '../../src/service/store/postgres';
 import { connectPostgres, type PostgresConnection } from '../../src/service/store/postgres/connection';
+import { shareDefinitionListener, type SharedDefinitionListener } from '../../src/service/store/postgres/definition-listener';
 import type { Store } from '../../src/service/store/store';
 
 export const POSTGRES_URL: string | undefined = inject('postgresUrl') || undefined;
@@ -42,7 +43,7 @@ export async function newPostgresSchema(): Promise<{ url: string; schema: string
  * hundreds of tests a file paid; emptying the tables costs a few milliseconds. The global setup
  * drops every test schema at the end of the run.
  */
-const emptied: Array<{ url: string; schema: string; pool?: PostgresConnection }> = [];
+const emptied: Array<{ url: string; schema: string; pool?: PostgresConnection; listener?: SharedDefinitionListener }> = [];
 
 /** Each schema's emptying statement, by schema: its tables and sequences never change once migrated. */
 const emptyings = new Map<string, string>();
@@ -77,11 +78,15 @@ async function emptyingOf(schema: string): Promise<string> {
 export async function newPostgresStore(options: { max?: number } = {}): Promise<Store> {
   const reused = emptied.pop();
   const { url, schema } = reused ?? (await newPostgresSchema());
-  // The schema's pool is kept from store to store (connecting and checking the migrations were
-  // about 19 ms a store), but for a store that asks for a pool of its own size.
-  let pool = reused?.pool;
-  if (options.max === undefined) pool ??= await connectPostgres(url);
-  const store = options.max === undefined ? await openPostgresStoreOver(pool!, url) : await openPostgresStore(url, options);
+  // The schema's pool and definition listener are kept from store to store (connecting and
+  // checking the migrations were about 19 ms a store, the listener's connection 28), but for a
+  // store that asks for a pool of its own size.
+  let { pool, listener } = reused ?? {};
+  if (options.max === undefined) {
+    pool ??= await connectPostgres(url);
+    listener ??= await shareDefinitionListener(url);
+  }
+  const store = options.max === undefined ? await openPostgresStoreOver(pool!, listener!) : await openPostgresStore(url, options);
   let closed = false;
   const wrapped: Store = {
     ...store,
@@ -91,7 +96,7 @@ export async function newPostgresStore(options: { max?: number } = {}): Promise<
       closed = true;
       await store.close();
       await admin!.query(await emptyingOf(schema));
-      emptied.push({ url, schema, pool });
+      emptied.push({ url, schema, pool, listener });
     },
   };
   schemas.set(wrapped, schema);

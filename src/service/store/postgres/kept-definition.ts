@@ -10,21 +10,22 @@
  */
 import { DefinitionCache } from '../definition-cache';
 import type { Store } from '../store';
-import { listenForDefinitionChanges } from './definition-listener';
+import type { DefinitionListener } from './definition-listener';
 
 /** Store methods that write a site, plan, sign-up field or API key. */
 const DEFINITION_WRITES = [
   'createSite', 'updateSite', 'applySiteChanges', 'createPlan', 'createSignupFields', 'createApiKey', 'revokeApiKey',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
-export async function keepDefinitionReads(store: Store, url: string): Promise<Store> {
+/** `listen` starts telling `changed` of the changes made in any process (./definition-listener). */
+export async function keepDefinitionReads(store: Store, listen: (changed: () => void) => Promise<DefinitionListener>): Promise<Store> {
   const cache = new DefinitionCache();
   let generation = 0;
   const changed = () => {
     generation++;
     cache.clear();
   };
-  const listener = await listenForDefinitionChanges(url, changed);
+  const listener = await listen(changed);
 
   async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
     if (!listener.live()) return read();
