@@ -24,7 +24,7 @@
  * CLI has no plan command). One member, on the free plan, is logged in once in a shared browser
  * context that every logged-in row uses (but sign-out, which has its own).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SiteConfig } from '../../src/contract/member';
 import { systemClock } from '../../src/service/domain/clock';
@@ -196,6 +196,8 @@ const ids = { monthly: '', community: '', article: '', video: '', file: '', mont
 /** On Community; logged in once in `shared`. */
 let member: TestMember | undefined;
 let shared: BrowserContext | undefined;
+/** The shared context's tab, where the logged-in rows load their pages one after another. */
+let sharedTab: Page | undefined;
 /** Where the browser went off the page (navigations to AWAY_HOSTS), in every context. */
 const visits: string[] = [];
 /** The content items the rows that ran were granted (one viewing each): `nodeId` of every content view expected. */
@@ -386,13 +388,16 @@ for (const row of ROWS) {
   const title = `${row.loggedIn ? 'logged in ' : 'logged out'}  svcopen=${row.path}  →  ${outcomeText(row.expect)}`;
   browserTest(title, async () => {
     // Sign-out ends the session of its context: it gets its own, so the shared one stays logged in.
+    // The other logged-in rows load their page in the shared context's one tab, one after another,
+    // as a member going from page to page would (a new tab a row started a renderer process each).
     const own = !row.loggedIn || row.expect.kind === 'logsOut';
     const context = !row.loggedIn ? await newContext() : own ? await loggedInContext(member!) : shared!;
-    const page = new WidgetPage(await context.newPage());
+    const page = new WidgetPage(own ? await context.newPage() : (sharedTab ??= await shared!.newPage()));
     const modalRequests: string[] = [];
-    page.page.on('request', (request) => {
+    const onRequest = (request: Request) => {
       if (request.url().includes('widgets-modal.js')) modalRequests.push(request.url());
-    });
+    };
+    page.page.on('request', onRequest);
     const visitsBefore = visits.length;
     const item = grantedItem(row);
     if (item !== undefined) granted.push(item);
@@ -468,7 +473,8 @@ for (const row of ROWS) {
       }
       expect(visits.slice(visitsBefore)).toEqual(expectedVisits(outcome));
     } finally {
-      await page.page.close();
+      page.page.off('request', onRequest);
+      page.detach();
       if (own) await context.close();
     }
   });

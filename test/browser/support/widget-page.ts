@@ -3,7 +3,7 @@
  * listens on `document` before any page script runs (as spec 1.1 asks site owners to), so
  * nothing is missed, and keeps the events in `window.__events`.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core';
 import type { ServiceEventMap } from '../../../src/widget/public-types';
 
 export type WidgetEventName = keyof ServiceEventMap;
@@ -43,9 +43,18 @@ export class WidgetPage {
   /** Console messages and uncaught errors of the page, quoted when a wait fails. */
   readonly log: string[] = [];
 
+  private readonly onConsole = (message: ConsoleMessage) => this.log.push(`console.${message.type()}: ${message.text()}`);
+  private readonly onError = (error: Error) => this.log.push(`pageerror: ${error.message}`);
+
   constructor(readonly page: Page) {
-    page.on('console', (message) => this.log.push(`console.${message.type()}: ${message.text()}`));
-    page.on('pageerror', (error) => this.log.push(`pageerror: ${error.message}`));
+    page.on('console', this.onConsole);
+    page.on('pageerror', this.onError);
+  }
+
+  /** Stops recording the page's console, which stays open for the next test's WidgetPage. */
+  detach(): void {
+    this.page.off('console', this.onConsole);
+    this.page.off('pageerror', this.onError);
   }
 
   events(): Promise<RecordedEvent[]> {
