@@ -392,7 +392,8 @@ for (const row of ROWS) {
     // as a member going from page to page would (a new tab a row started a renderer process each).
     const own = !row.loggedIn || row.expect.kind === 'logsOut';
     const context = !row.loggedIn ? await newContext() : own ? await loggedInContext(member!) : shared!;
-    const page = new WidgetPage(own ? await context.newPage() : (sharedTab ??= await shared!.newPage()));
+    if (!own && (!sharedTab || sharedTab.isClosed())) sharedTab = await shared!.newPage();
+    const page = new WidgetPage(own ? await context.newPage() : sharedTab!);
     const modalRequests: string[] = [];
     const onRequest = (request: Request) => {
       if (request.url().includes('widgets-modal.js')) modalRequests.push(request.url());
