@@ -5,8 +5,9 @@
  * default; `warn` drops the access lines; `silent`, everything). The service's own messages go
  * through it too (setLogSink); the command's announcements stay plain lines for people.
  */
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { setLogSink } from '../service/diagnostics';
 import { UsageError } from './config';
 
@@ -16,7 +17,7 @@ export function serviceLogger(env: NodeJS.ProcessEnv): Logger {
   const level = env.SVC_LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new UsageError(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${level}`);
   const logger = process.stderr.isTTY
-    ? pino({ level }, pretty({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' }))
+    ? pino({ level }, prettyStream()({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' }))
     : pino({ level, base: { pid: process.pid } }, pino.destination({ dest: 2, sync: true }));
   setLogSink({
     info: (message) => logger.info(message),
@@ -24,3 +25,6 @@ export function serviceLogger(env: NodeJS.ProcessEnv): Logger {
   });
   return logger;
 }
+
+/** pino-pretty, loaded for a terminal only: a supervisor's or a test's `svc serve` writes JSON and does without it. */
+const prettyStream = (): typeof PinoPretty => createRequire(import.meta.url)('pino-pretty');

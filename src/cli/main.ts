@@ -1,7 +1,6 @@
 /** The `svc` command: `svc <command> …`. Bad arguments exit 2 with the usage lines. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { repoRoot } from '../../scripts/lib/paths';
 import { useSha256Hex } from '../service/crypto/digests';
 import { ValidationError } from '../service/domain/validation';
@@ -69,10 +68,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     // The machine said no (a path that cannot hold the database, a port in use, a database
     // from a newer version): say what and where, without a stack trace.
-    if (/^(E[A-Z]+|SQLITE_\w+)$/.test(code) || error instanceof SchemaVersionError || error instanceof pg.DatabaseError) {
+    if (/^(E[A-Z]+|SQLITE_\w+)$/.test(code) || error instanceof SchemaVersionError || (await isPostgresError(error))) {
       io.err(`cannot go on: ${(error as Error).message}`);
       return 1;
     }
     throw error;
   }
+}
+
+/** PostgreSQL's refusal (pg's DatabaseError); pg is loaded only here, on a failure, and was loaded already if the error is one. */
+async function isPostgresError(error: unknown): Promise<boolean> {
+  return error instanceof (await import('pg')).default.DatabaseError;
 }

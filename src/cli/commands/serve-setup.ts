@@ -23,7 +23,6 @@ import { TestPaymentProcessor } from '../../service/payments/test-processor';
 import { runPeriodically } from '../../service/periodic';
 import { nodeScrypt } from '../../service/platform/node-scrypt';
 import { ensureDemoLogin, DEMO_LOGIN } from '../../service/seed/demo-login';
-import { ensureDemoSite, seedMembers } from '../../service/seed/demo';
 import { listen, type RunningServer } from '../../service/server';
 import { withStaticFiles } from '../../service/static-files';
 import { describeDatabase } from '../../service/store/open';
@@ -100,6 +99,8 @@ export async function firstStart(store: Store, settings: ServeSettings): Promise
   if (problems.length > 0) throw new UsageError(`cannot start: ${problems.join('\n')}`);
   const siteCount = sites.length;
   if (siteCount > 0 || !settings.demo) return { siteCount };
+  // The demo's site file and seeding (the site-file reader, YAML, the HTML sanitizer) load with --demo only.
+  const { ensureDemoSite, seedMembers } = await import('../../service/seed/demo');
   const { site } = await ensureDemoSite(store, systemClock);
   await seedMembers(store, systemClock, site, { members: 300, seed: 1 });
   await ensureDemoLogin(store, systemClock, site, settings.passwords);

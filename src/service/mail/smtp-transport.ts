@@ -3,7 +3,6 @@
  * has the whole send (SmtpTimeouts): a server that stops answering fails it instead of holding
  * the sender.
  */
-import nodemailer from 'nodemailer';
 import type { SmtpMailConfig } from './mail-config';
 import { MailSendError, toMailSendError } from './mail-error';
 import { toMailOptions } from './mail-options';
@@ -35,15 +34,19 @@ export function smtpTransportOptions({ server, timeouts }: Pick<SmtpMailConfig, 
   };
 }
 
+/** nodemailer's pool of connections to the server. */
+const smtpPool = async (config: Pick<SmtpMailConfig, 'server' | 'timeouts'>) => (await import('nodemailer')).default.createTransport(smtpTransportOptions(config));
+
 export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig): MailTransport {
-  const pool = nodemailer.createTransport(smtpTransportOptions({ server, timeouts }));
+  // nodemailer (a quarter of a second of `svc serve`'s start) loads with the first message.
+  let pool: ReturnType<typeof smtpPool> | undefined;
   let closed = false;
   return {
     kind: 'smtp',
     async send(message) {
       if (closed) throw new MailSendError('the mail transport is closed', { permanent: false });
       try {
-        const info = await pool.sendMail({ ...toMailOptions(message, from), signal: AbortSignal.timeout(timeouts.send) });
+        const info = await (await (pool ??= smtpPool({ server, timeouts }))).sendMail({ ...toMailOptions(message, from), signal: AbortSignal.timeout(timeouts.send) });
         return { messageId: info.messageId };
       } catch (error) {
         if ((error as { code?: string }).code !== 'EABORT') throw toMailSendError(error);
@@ -52,7 +55,7 @@ export function createSmtpTransport({ server, timeouts, from }: SmtpMailConfig):
     },
     async close() {
       closed = true;
-      pool.close();
+      (await pool?.catch(() => undefined))?.close();
     },
   };
 }

@@ -13,7 +13,8 @@
  * Node only (the `stripe` package): built by `svc serve` and the billing run, never by the mock
  * server, which runs the service in a browser.
  */
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import {
   CardDeclinedError,
   PaymentDeclinedError,
@@ -40,12 +41,21 @@ export interface StripeProcessorOptions {
   apiUrl?: string;
 }
 
+/**
+ * The `stripe` package, loaded when the first Stripe processor is made: it was a third of a
+ * second of every `svc serve` start, most of which take no payment through Stripe. Its CommonJS
+ * build, so a processor can still be made at once (ProcessorFor answers synchronously); its error
+ * classes are this build's, which is what the client made here throws.
+ */
+let sdk: typeof Stripe | undefined;
+const stripeSdk = (): typeof Stripe => (sdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe);
+
 /** The package's client, pointed at Stripe, or at a stand-in for tests. */
 export function stripeClient({ secretKey, apiUrl }: StripeProcessorOptions): Stripe {
-  if (!apiUrl) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+  if (!apiUrl) return new (stripeSdk())(secretKey, { maxNetworkRetries: 2 });
   const url = new URL(apiUrl);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(secretKey, { host: url.hostname, port: Number(url.port) || (protocol === 'http' ? 80 : 443), protocol, maxNetworkRetries: 0 });
+  return new (stripeSdk())(secretKey, { host: url.hostname, port: Number(url.port) || (protocol === 'http' ? 80 : 443), protocol, maxNetworkRetries: 0 });
 }
 
 const BRANDS: ReadonlySet<string> = new Set(['visa', 'mastercard', 'amex']);
@@ -151,7 +161,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
       );
       return { refundId: refund.id };
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) {
         if (error.code === 'resource_missing') throw new UnknownPaymentReferenceError('charge', request.chargeId);
         // amount_too_large, charge_already_refunded, a charge that did not succeed: Stripe's words say which.
         throw new RefundRefusedError(error.message);
@@ -164,7 +174,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
     try {
       await this.stripe.customers.del(customerId);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return;
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError && error.code === 'resource_missing') return;
       throw error;
     }
   }
@@ -192,7 +202,7 @@ export class StripePaymentProcessor implements PaymentProcessor {
         request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : undefined,
       );
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) throw this.declined(error.payment_intent, codeOf(error));
+      if (error instanceof stripeSdk().errors.StripeCardError && error.payment_intent) throw this.declined(error.payment_intent, codeOf(error));
       throw declinedOrUnknown(error, 'paymentMethod', paymentMethodId) ?? error;
     }
   }
@@ -241,8 +251,8 @@ function outcomeOf(intent: Stripe.PaymentIntent | Stripe.SetupIntent): Pick<Paym
 
 /** A card refused as it is attached, or an id Stripe does not know; undefined for anything else. */
 function declinedOrUnknown(error: unknown, resource: 'paymentMethod' | 'paymentIntent', id: string): Error | undefined {
-  if (error instanceof Stripe.errors.StripeCardError) return new CardDeclinedError(codeOf(error));
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') {
+  if (error instanceof stripeSdk().errors.StripeCardError) return new CardDeclinedError(codeOf(error));
+  if (error instanceof stripeSdk().errors.StripeInvalidRequestError && error.code === 'resource_missing') {
     return new UnknownPaymentReferenceError(error.param === 'customer' ? 'customer' : resource, id);
   }
   return undefined;

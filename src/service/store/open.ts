@@ -3,7 +3,6 @@
  * `postgresql://` URL selects PostgreSQL; anything else is a SQLite file (`:memory:` and
  * `file:` URIs included). Either is migrated to the newest schema on open. Node-only.
  */
-import { openPostgresStore } from './postgres';
 import { openSqliteStore } from './sqlite';
 import type { Store } from './store';
 
@@ -15,7 +14,12 @@ export interface OpenOptions {
 }
 
 export async function openStore(database: string, { maxConnections }: OpenOptions = {}): Promise<Store> {
-  if (isPostgresUrl(database)) return openPostgresStore(database, maxConnections === undefined ? {} : { max: maxConnections });
+  if (isPostgresUrl(database)) {
+    // Loaded for a PostgreSQL URL only: its driver and store were about a tenth of `svc serve`'s
+    // start on SQLite, which does without them.
+    const { openPostgresStore } = await import('./postgres');
+    return openPostgresStore(database, maxConnections === undefined ? {} : { max: maxConnections });
+  }
   return openSqliteStore(database);
 }
 
