@@ -19,16 +19,15 @@ import { run, startServe } from '../support/svc-process';
 const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The files a `svc serve` on `db` loaded by the time it served, with `env` on top. */
-async function loadedToServe(db: string, env: Record<string, string> = {}): Promise<string[]> {
-  const record = join(dir, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+/** The files a `svc serve` on `db` loaded by the time it served. */
+async function loadedToServe(db: string): Promise<string[]> {
+  const record = join(dir, 'loaded.txt');
   const serve = await startServe(['--db', db], {
     SVC_SCRYPT: 'test',
     PORT: '0',
     HOST: '127.0.0.1',
     SVC_RECORD_PACKAGES: record,
     NODE_OPTIONS: `--import=${join(repoRoot, 'test/support/record-packages.mjs')}`,
-    ...env,
   });
   await serve.stop();
   return readFileSync(record, 'utf8').trim().split('\n');
