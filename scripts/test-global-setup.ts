@@ -59,7 +59,8 @@ async function postgresServer(): Promise<string> {
   }
   try {
     cluster = await startTempCluster({ database: 'svc_test' });
-    return cluster.url;
+    // Through the Unix socket: the suites make hundreds of thousands of round trips.
+    return cluster.socketUrl;
   } catch (error) {
     console.warn(`[test] PostgreSQL suites ${ci ? 'fail' : 'skipped'}: the throwaway server did not start: ${(error as Error).message}`);
     return '';
