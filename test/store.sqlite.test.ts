@@ -77,6 +77,22 @@ describe('sqlite store files', () => {
     await store.close();
   });
 
+  test('each in-memory store is a new database of its own, whatever the one before it holds', async () => {
+    // In-memory databases are copies of one migrated once per process (open-database.ts).
+    const first = openSqliteStore(':memory:');
+    const site = await first.createSite(newSite('first'));
+    await addMembers(first, site.id, 2);
+    await first.secret('cursor-key', () => 'first');
+    const second = openSqliteStore(':memory:');
+    expect(await second.listSites()).toEqual([]);
+    expect(await second.secret('cursor-key', () => 'second')).toBe('second');
+    expect((await second.createSite(newSite('second'))).id).toBe(site.id); // ids start afresh
+    await expect(second.createPlan(newPlan(site.id + 100))).rejects.toThrow(/does not exist/);
+    expect((await first.listSites()).map((s) => s.subdomain)).toEqual(['first']);
+    await first.close();
+    await second.close();
+  });
+
   test('reopening a file database keeps its rows and its secrets', async () => {
     const file = newFile();
     const first = openSqliteStore(file);
