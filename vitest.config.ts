@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Suites that run in a fresh process a file (vitest's isolation): the CLI's and the examples'
- * (children and their environment), any file that mocks a module, and any that needs the globals
- * as Node has them. The widget's suites are isolated too, in a thread a file (the `widget` project).
+ * Suites that run in a fresh process a file (vitest's isolation): any file that mocks a module, and
+ * any that needs the globals as Node has them. The widget's suites are isolated too, in a thread a
+ * file (the `widget` project).
  */
 const ISOLATED = [
-  'test/cli/**', 'test/examples/**', 'test/types/**',
+  'test/types/**',
   'test/unit/public-plan-id.test.ts',
   // Tests the platform's own Response: @hono/node-server, once any file of a worker loads it,
   // puts its own in the global scope.
@@ -49,7 +49,10 @@ export default defineConfig({
         // The service's suites (stores, member and Admin APIs, site file, mail, security, units)
         // build their apps and stores in their tests and mock nothing, so a worker keeps its
         // modules from one file to the next: importing the service anew for each of ~150 files
-        // was 72 of their 134 s here (vitest's isolation), 18 s without.
+        // was 72 of their 134 s here (vitest's isolation), 18 s without. The CLI's and the
+        // examples' suites are among them: they run `svc` in the test process or as children, each
+        // with the environment the test gives it (`main(argv, env, io)`); a process a file cost
+        // their 24 files ~15 CPU-s more (fork workers 49 → 28 CPU-s alone, the same 136 tests).
         extends: true,
         test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...ISOLATED, 'test/widget/**', 'test/browser/**'], isolate: false },
       },
