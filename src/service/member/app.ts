@@ -6,22 +6,25 @@
  */
 import { Hono } from 'hono';
 import { accountRoutes } from './account-routes';
-import { billingRoutes } from './billing-routes';
 import { contentRoutes } from './content-routes';
 import { memberContext, type MemberApiOptions, type MemberEnv } from './context';
 import { demoMailboxRoute } from './demo-mailbox';
 import { emailChangeRoutes } from './email-change-routes';
+import { membershipRoutes } from './membership-routes';
 import { meRoutes } from './me-routes';
 import { methodsNotAllowed } from './methods';
 import { openApiDocument } from './openapi';
 import { passwordResetRoutes } from './password-reset-routes';
+import { paymentMethodRoutes } from './payment-method-routes';
 import { pictureFiles } from './picture-files';
 import { pictureRoutes } from './picture-routes';
+import { planChangeRoutes } from './plan-change-routes';
 import { sessionRoutes } from './session-routes';
 import { signInCodeRoute } from './sign-in-code-route';
 import { signupRoute } from './signup-route';
 import { siteRoutes } from './site-routes';
 import { siteScope } from './site-scope';
+import { testProcessorRoutes } from './test-processor-routes';
 
 export type { MemberApiOptions } from './context';
 
@@ -47,7 +50,10 @@ export function memberApi(options: MemberApiOptions): Hono<MemberEnv> {
   passwordResetRoutes(app, ctx); // POST /password-reset, /password-reset/complete
   signInCodeRoute(app, ctx); //   POST /sign-in-codes
   emailChangeRoutes(app, ctx); // PUT /me/email, POST /me/email/confirm, /email-changes
-  billingRoutes(app, ctx); //     memberships, invoices, the payment method
+  membershipRoutes(app, ctx); //  POST, GET /memberships, …/confirm, …/{id}/cancel, …/{id}/pay
+  planChangeRoutes(app, ctx); //  GET, POST /memberships/{id}/change, …/change/confirm
+  paymentMethodRoutes(app, ctx); // GET /invoices, GET, PUT /payment-method
+  testProcessorRoutes(app, ctx); // POST /test-payment-methods, /test-payment-intents/{id}
   contentRoutes(app, ctx); //     protected content
   if (options.demoMailbox) demoMailboxRoute(app, ctx.store);
   methodsNotAllowed(app); //      405 with Allow on every known path

@@ -1,9 +1,10 @@
 /**
- * The member's plans and payments (../billing-routes.ts, ../plan-signup.ts, ../plan-change.ts,
- * ../pay-now.ts): joining a plan, changing, cancelling and paying it, invoices and cards, and the
- * built-in test processor's stand-ins for the card field and the bank's window. Every answer
- * holds member data (`no-store`). A card's number never comes here but to the test processor's
- * own route: the others take the payment method it (or Stripe.js) made.
+ * The member's plans and payments (../membership-routes.ts, ../plan-change-routes.ts,
+ * ../payment-method-routes.ts and ../test-processor-routes.ts, over ../plan-signup.ts,
+ * ../plan-change.ts and ../pay-now.ts): joining a plan, changing, cancelling and paying it,
+ * invoices and cards, and the built-in test processor's stand-ins for the card field and the
+ * bank's window. Every answer holds member data (`no-store`). A card's number never comes here
+ * but to the test processor's own route: the others take the payment method it (or Stripe.js) made.
  */
 import type { OpenApiObject } from '../../openapi/document';
 import { arrayOf, operation, query } from './operation';
