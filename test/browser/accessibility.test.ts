@@ -1,5 +1,5 @@
 /**
- * The modal's screens for everyone, in real Chromium against the real `svc serve` child:
+ * The modal's screens for everyone, in real Chromium against the real service (`svc serve` in the worker):
  *
  * 1. axe-core, injected into the page, analyses the open modal (`[data-svc-modal]` and its open
  *    shadow root) on every screen; no violation may be found. A failure lists each rule's id, its

@@ -1,6 +1,6 @@
 /**
  * Issue 15's mail flows in real Chromium, end to end through a real SMTP server: the widget's
- * screens on a page of the site, the real `svc serve` child, and mail that really goes out and
+ * screens on a page of the site, the real service (`svc serve` in the worker), and mail that really goes out and
  * is read back the way an inbox would read it.
  *
  * The SMTP server (smtp-server, loopback, a random port, with a user and password) is started by

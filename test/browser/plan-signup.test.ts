@@ -1,5 +1,5 @@
 /**
- * A paid plan sign-up in real Chromium against the real `svc serve` child: register through the
+ * A paid plan sign-up in real Chromium against the real service (`svc serve` in the worker): register through the
  * modal, open /member/plans/<monthly>, pay with the test card 4242 4242 4242 4242, see
  * Service.conversion, then cancel at /member/memberships ("Ends on …") and see the paid invoice at
  * /member/invoices; and declined cards (docs/test-cards.md), which leave no membership: 0002 is

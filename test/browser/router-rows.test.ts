@@ -1,6 +1,6 @@
 /**
  * Every row of spec 4.1's svcopen table, logged out and logged in, in real Chromium against the
- * real `svc serve` child: `?svcopen=<path>` on the site's page opens the dialog the table names
+ * real service (`svc serve` in the worker): `?svcopen=<path>` on the site's page opens the dialog the table names
  * (found by its accessible name, as assistive technology finds it), "log in first" and "register
  * first" continue to the screen asked for once the visitor has logged in or registered through the
  * modal, /member/sign_out logs out (and does nothing for a visitor), a path that names no row opens

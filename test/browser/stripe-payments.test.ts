@@ -1,6 +1,6 @@
 /**
- * A site that takes payments through its Stripe account, in real Chromium: the real `svc serve`
- * child talks to our Stripe stand-in (SVC_STRIPE_API_URL) with the `stripe` package, and the page
+ * A site that takes payments through its Stripe account, in real Chromium: the real service
+ * (`svc serve` in the worker) talks to our Stripe stand-in (SVC_STRIPE_API_URL) with the `stripe` package, and the page
  * loads the stand-in's Stripe.js (SVC_STRIPE_JS_URL, as GET /config names it), whose card field
  * the widget mounts outside its shadow root and shows in the dialog through a named slot.
  *

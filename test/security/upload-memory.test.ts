@@ -3,19 +3,27 @@
  * unauthenticated sign-in route is answered 413 while the server's resident memory grows by
  * less than 20 MB. Before, the body was buffered whole before its size was checked (+570 MiB).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startService, SUBDOMAIN, type RunningService } from '../browser/support/service';
+import { run, startServe, type ServeProcess } from '../support/svc-process';
 
 const MiB = 1024 * 1024;
-let service: RunningService;
+const SUBDOMAIN = 'shop';
+const dir = mkdtempSync(join(tmpdir(), 'svc-upload-'));
+// `svc serve` as a child: its memory is what is measured, apart from the test's own.
+let service: ServeProcess;
 
 beforeAll(async () => {
-  service = await startService({ tempPrefix: 'svc-upload-' });
+  const env = { SVC_DB: join(dir, 'svc.db'), PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test' };
+  await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', 'shop.example'], env);
+  service = await startServe([], env);
 });
 afterAll(async () => {
   await service?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Resident memory of a process, from /proc (Linux). */

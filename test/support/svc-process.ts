@@ -49,6 +49,8 @@ export interface ServeProcess {
   url: string;
   /** Everything it wrote to stderr, for failure messages. */
   log: string[];
+  /** Its process id (to read its memory from /proc). */
+  pid: number;
   /** `kill -9`: no shutdown of any kind; resolves once the process is gone. */
   kill(): Promise<void>;
   /** SIGTERM, as Ctrl-C or a supervisor stops it; resolves with the exit code. */
@@ -70,7 +72,7 @@ export async function startServe(args: string[], env: Record<string, string>): P
   try {
     const url = await servingUrl(child, log);
     child.stdout!.resume();
-    return { url, log, kill: async () => void (await end('SIGKILL')), stop: () => end('SIGTERM') };
+    return { url, log, pid: child.pid!, kill: async () => void (await end('SIGKILL')), stop: () => end('SIGTERM') };
   } catch (error) {
     await end('SIGKILL');
     throw error;

@@ -34,6 +34,27 @@ export async function serveCommand(args: string[], env: NodeJS.ProcessEnv, io: I
 /** One process: the HTTP server, the first start and the background work side by side. */
 async function serveAlone(settings: ServeSettings, io: Io): Promise<number> {
   const stopped = stopSignal();
+  const serving = await startServing(settings, io);
+  await stopped;
+  io.err('stopping: no new connections; finishing the requests under way');
+  await serving.stop();
+  return 0;
+}
+
+export interface Serving {
+  /** `http://<host>:<port>`, as "serving on" says it. */
+  url: string;
+  /** The graceful stop: no new connections, the requests under way answered, the background work finished, the store closed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `svc serve` in this process until `stop()`: the store, the first start, the HTTP server, the
+ * announcement and the background work, as one process serves them. serveAlone runs it until a
+ * signal; the real-browser suites run it in their worker (a child would cost a second of CPU to
+ * start, for what test/cli tests as a child already).
+ */
+export async function startServing(settings: ServeSettings, io: Io): Promise<Serving> {
   const widgetReady = await prepareWidget(io);
   const store = await openStore(settings.database);
   let server;
@@ -47,9 +68,11 @@ async function serveAlone(settings: ServeSettings, io: Io): Promise<number> {
   }
   await announce(store, io, { url: server.url, settings, start, widgetReady, workers: 1 });
   const background = startBackground(store, settings.mail, settings.env, io);
-  await stopped;
-  io.err('stopping: no new connections; finishing the requests under way');
-  await Promise.all([server.close(), background.stop()]);
-  await store.close();
-  return 0;
+  return {
+    url: server.url,
+    async stop() {
+      await Promise.all([server.close(), background.stop()]);
+      await store.close();
+    },
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Every modal screen, in every look, as a picture and through axe-core (issue 14, "Budgets and
- * proof"), in real Chromium against the real `svc serve` child. One test file a look
+ * proof"), in real Chromium against the real service (`svc serve` in the worker). One test file a look
  * (screens-gallery.<look>.test.ts), so the three run side by side on workers of their own.
  *
  * Three looks, each its own service (support/screens-site.ts: the plans, the demo site's sign-up

@@ -1,17 +1,26 @@
 /**
- * The real service as a child process: `svc sites create` makes the test site on a temporary
+ * The real service for the browser suites: `svc sites create` makes the test site on a temporary
  * SQLite file, an optional `setup` fills it through the store (plans, fields, content: the CLI
  * has no command for them), then `svc serve` runs on a free port (cheap scrypt: SVC_SCRYPT=test).
+ *
+ * Both run in the test's worker, through the CLI's own code (`main` for the command, and
+ * `startServing`, the part of `svc serve` before it waits for a signal, with the settings
+ * `readServeSettings` makes of the same flags and environment). A `svc serve` child cost the
+ * ~37 services of the browser suites a second of CPU each to start; test/cli runs it as a child.
+ * Its log lines (pino's JSON) and what it says on stderr go to `log`, its stdout lines to `out`.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { readServeSettings } from '../../../src/cli/commands/serve-setup';
+import { startServing } from '../../../src/cli/commands/serve';
+import { setLogSink } from '../../../src/service/diagnostics';
 import type { SiteRecord } from '../../../src/service/store/records';
 import { openSqliteStore } from '../../../src/service/store/sqlite';
 import type { Store } from '../../../src/service/store/store';
-import { run, servingUrl, svc } from '../../support/svc-process';
+import { run, svc } from '../../support/svc-process';
 import { SITE_DOMAIN } from './chromium';
 
 export { run, svc };
@@ -30,10 +39,8 @@ export interface RunningService {
   port: number;
   /** The service's SQLite file. */
   db: string;
-  /** Everything the service wrote to stderr, for failure messages. */
+  /** Everything the service logged and said on stderr, for failure messages. */
   log: string[];
-  /** The `svc serve` process (to read its memory from /proc). */
-  pid: number;
   /**
    * Runs `use` on the test site through the store, on a connection of its own, closed after it.
    * The service reads the site on every request, so a setting changed here counts at once.
@@ -58,31 +65,15 @@ export interface ServiceOptions {
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const dir = mkdtempSync(join(tmpdir(), options.tempPrefix ?? 'svc-browser-'));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS };
-  const log: string[] = [];
-  let child: ChildProcess | undefined;
-  const killOnExit = () => child?.kill('SIGKILL');
+  const env = { ...SUITE_ENV, SVC_DB: db };
   try {
     await run(['sites', 'create', '--subdomain', SUBDOMAIN, '--name', 'Shop', '--domain', SITE_DOMAIN, '--db', db], env);
     if (options.setup) await withSite(db, options.setup);
     // The site exists, so serve seeds no demo data.
-    const serve = (child = svc(['serve', '--db', db], { ...env, ...options.env }));
-    process.once('exit', killOnExit);
-    const url = await servingUrl(serve, log);
-    serve.stdout!.resume();
-    return {
-      url,
-      port: Number(new URL(url).port),
-      db,
-      log,
-      pid: serve.pid!,
-      withStore: (use) => withSite(db, use),
-      stop: () => stopServe(serve, dir, killOnExit),
-    };
+    const serving = await serve({ db, demo: false }, { ...env, ...options.env }, dir);
+    return { ...serving, db, withStore: (use) => withSite(db, use) };
   } catch (error) {
     // Nothing is left behind when the site, the setup or the start fails.
-    process.removeListener('exit', killOnExit);
-    if (child && child.exitCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
@@ -113,32 +104,51 @@ export interface DemoService extends Omit<RunningService, 'withStore'> {
 export async function startDemoService(tempPrefix = 'svc-demo-', extraEnv: Record<string, string> = {}): Promise<DemoService> {
   const dir = mkdtempSync(join(tmpdir(), tempPrefix));
   const db = join(dir, 'svc.db');
-  const env = { SVC_DB: db, PORT: '0', HOST: '127.0.0.1', SVC_SCRYPT: 'test', SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS, SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS, ...extraEnv };
-  const log: string[] = [];
-  const serve = svc(['serve', '--demo', '--db', db], env);
-  const killOnExit = () => serve.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  const stop = () => stopServe(serve, dir, killOnExit);
-  try {
-    let adminKey = '';
-    createInterface({ input: serve.stdout! }).on('line', (line) => (adminKey ||= line.trim()));
-    const url = await servingUrl(serve, log);
-    // The key goes out before "serving on" (serve.ts), so it is here by now.
-    if (!adminKey.startsWith('svc_admin_')) throw new Error(`svc serve printed no Admin API key:\n${log.join('\n')}`);
-    return { url, port: Number(new URL(url).port), db, log, pid: serve.pid!, adminKey, stop };
-  } catch (error) {
-    await stop();
-    throw error;
+  const serving = await serve({ db, demo: true }, { ...SUITE_ENV, SVC_DB: db, ...extraEnv }, dir);
+  // The key goes out before "serving on" (serve-setup.ts's announce), once.
+  const adminKey = serving.out.find((line) => line.startsWith('svc_admin_'));
+  if (!adminKey) {
+    await serving.stop();
+    throw new Error(`svc serve --demo printed no Admin API key:\n${serving.log.join('\n')}`);
   }
+  return { ...serving, db, adminKey };
 }
 
-/** Stops `svc serve` the way Ctrl-C does and removes its temporary directory. */
-async function stopServe(serve: ChildProcess, dir: string, killOnExit: () => void): Promise<void> {
-  process.removeListener('exit', killOnExit);
-  if (serve.exitCode === null) {
-    const closed = new Promise((resolve) => serve.once('close', resolve));
-    serve.kill('SIGTERM');
-    await closed;
+/** The environment every service of the suite gets (on top of this process's, as a child's would be). */
+const SUITE_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SVC_SCRYPT: 'test',
+  SVC_SIGNUP_RATE_LIMIT: SUITE_PER_ADDRESS,
+  SVC_SIGNIN_RATE_LIMIT: SUITE_PER_ADDRESS,
+  SVC_MAIL_RATE_LIMIT: SUITE_PER_ADDRESS,
+};
+
+/**
+ * `svc serve [--demo] --db DB` in this process, with `env` on top of this process's environment,
+ * once it serves; `stop()` is its graceful stop (as SIGTERM's), then `dir` goes.
+ */
+async function serve(flags: { db: string; demo: boolean }, env: Record<string, string>, dir: string) {
+  const log: string[] = [];
+  const out: string[] = [];
+  const settings = readServeSettings(flags, { ...process.env, ...env });
+  // pino's lines into `log` rather than onto the worker's stderr (serviceLogger writes to fd 2),
+  // and the service's own messages with them (the sink is the process's: the last service's).
+  const lines = new Writable({
+    write(chunk, _, done) {
+      log.push(String(chunk).trimEnd());
+      done();
+    },
+  });
+  const logger = pino({ level: settings.logger.level }, lines);
+  setLogSink({ info: (message) => logger.info(message), error: (message, error) => logger.error(error instanceof Error ? { err: error } : {}, message) });
+  try {
+    const serving = await startServing({ ...settings, logger }, { out: (line) => out.push(line), err: (line) => log.push(line) });
+    let stopped: Promise<void> | undefined;
+    const stop = () => (stopped ??= serving.stop().finally(() => rmSync(dir, { recursive: true, force: true })));
+    return { url: serving.url, port: Number(new URL(serving.url).port), log, out, stop };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`svc serve did not start: ${(error as Error).message}\n${log.join('\n')}`, { cause: error });
   }
-  rmSync(dir, { recursive: true, force: true });
 }

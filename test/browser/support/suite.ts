@@ -1,7 +1,7 @@
 /**
- * One real-browser test file's world: the service (child process), the site's page server,
- * one Chromium. Started in beforeAll, all closed in afterAll; every test gets fresh browser
- * contexts (cookies, storage) from `newContext()`, closed after it.
+ * One real-browser test file's world: the service (`svc serve` in the worker, support/service.ts),
+ * the site's page server, one Chromium. Started in beforeAll, all closed in afterAll; every test
+ * gets fresh browser contexts (cookies, storage) from `newContext()`, closed after it.
  */
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, test } from 'vitest';
