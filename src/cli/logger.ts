@@ -19,11 +19,16 @@ export function serviceLogger(env: NodeJS.ProcessEnv): Logger {
   const logger = process.stderr.isTTY
     ? pino({ level }, prettyStream()({ destination: 2, sync: true, colorize: true, ignore: 'pid,hostname' }))
     : pino({ level, base: { pid: process.pid } }, pino.destination({ dest: 2, sync: true }));
+  logServiceThrough(logger);
+  return logger;
+}
+
+/** The service's own messages (src/service/diagnostics.ts) through `logger`, beside its access lines, from now on. */
+export function logServiceThrough(logger: Logger): void {
   setLogSink({
     info: (message) => logger.info(message),
     error: (message, error) => logger.error(error instanceof Error ? { err: error } : {}, message),
   });
-  return logger;
 }
 
 /** pino-pretty, loaded for a terminal only: a supervisor's or a test's `svc serve` writes JSON and does without it. */

@@ -51,8 +51,7 @@ export interface Serving {
 /**
  * `svc serve` in this process until `stop()`: the store, the first start, the HTTP server, the
  * announcement and the background work, as one process serves them. serveAlone runs it until a
- * signal; the real-browser suites run it in their worker (a child would cost a second of CPU to
- * start, for what test/cli tests as a child already).
+ * signal; the real-browser suites run it in their worker (test/browser/support/service.ts).
  */
 export async function startServing(settings: ServeSettings, io: Io): Promise<Serving> {
   const widgetReady = await prepareWidget(io);
@@ -66,7 +65,14 @@ export async function startServing(settings: ServeSettings, io: Io): Promise<Ser
     await store.close();
     throw error;
   }
-  await announce(store, io, { url: server.url, settings, start, widgetReady, workers: 1 });
+  try {
+    await announce(store, io, { url: server.url, settings, start, widgetReady, workers: 1 });
+  } catch (error) {
+    // Nothing is left serving when the start fails, in a process that goes on (a test's).
+    await server.close();
+    await store.close();
+    throw error;
+  }
   const background = startBackground(store, settings.mail, settings.env, io);
   return {
     url: server.url,

@@ -16,7 +16,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { readServeSettings } from '../../../src/cli/commands/serve-setup';
 import { startServing } from '../../../src/cli/commands/serve';
-import { setLogSink } from '../../../src/service/diagnostics';
+import { logServiceThrough } from '../../../src/cli/logger';
 import type { SiteRecord } from '../../../src/service/store/records';
 import { openSqliteStore } from '../../../src/service/store/sqlite';
 import type { Store } from '../../../src/service/store/store';
@@ -141,7 +141,7 @@ async function serve(flags: { db: string; demo: boolean }, env: Record<string, s
     },
   });
   const logger = pino({ level: settings.logger.level }, lines);
-  setLogSink({ info: (message) => logger.info(message), error: (message, error) => logger.error(error instanceof Error ? { err: error } : {}, message) });
+  logServiceThrough(logger);
   try {
     const serving = await startServing({ ...settings, logger }, { out: (line) => out.push(line), err: (line) => log.push(line) });
     let stopped: Promise<void> | undefined;
