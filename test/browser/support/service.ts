@@ -17,6 +17,7 @@ import pino from 'pino';
 import { readServeSettings } from '../../../src/cli/commands/serve-setup';
 import { startServing } from '../../../src/cli/commands/serve';
 import { logServiceThrough } from '../../../src/cli/logger';
+import { setLogSink } from '../../../src/service/diagnostics';
 import type { SiteRecord } from '../../../src/service/store/records';
 import { openSqliteStore } from '../../../src/service/store/sqlite';
 import type { Store } from '../../../src/service/store/store';
@@ -133,7 +134,7 @@ async function serve(flags: { db: string; demo: boolean }, env: Record<string, s
   const out: string[] = [];
   const settings = readServeSettings(flags, { ...process.env, ...env });
   // pino's lines into `log` rather than onto the worker's stderr (serviceLogger writes to fd 2),
-  // and the service's own messages with them (the sink is the process's: the last service's).
+  // and the service's own messages with them (the last service's, while it runs).
   const lines = new Writable({
     write(chunk, _, done) {
       log.push(String(chunk).trimEnd());
@@ -142,13 +143,19 @@ async function serve(flags: { db: string; demo: boolean }, env: Record<string, s
   });
   const logger = pino({ level: settings.logger.level }, lines);
   logServiceThrough(logger);
+  // The sink is the process's: once the service stops, the console has it again, as suites that
+  // share this worker expect (test/cli/in-process-log.test.ts).
+  const done = () => {
+    setLogSink();
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     const serving = await startServing({ ...settings, logger }, { out: (line) => out.push(line), err: (line) => log.push(line) });
     let stopped: Promise<void> | undefined;
-    const stop = () => (stopped ??= serving.stop().finally(() => rmSync(dir, { recursive: true, force: true })));
+    const stop = () => (stopped ??= serving.stop().finally(done));
     return { url: serving.url, port: Number(new URL(serving.url).port), log, out, stop };
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    done();
     throw new Error(`svc serve did not start: ${(error as Error).message}\n${log.join('\n')}`, { cause: error });
   }
 }
